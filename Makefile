@@ -1,0 +1,45 @@
+# Two entry points for a fresh machine with Python >= 3.11 and gcc:
+#   make run   -- set up .venv and verify the examples
+#   make test  -- set up .venv and run the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint bench clean test-deps
+
+$(STAMP): pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/cbam verify examples/ --harness-dir build/harness || test $$? -eq 1
+	@echo "(exit status 1 means a counterexample was found: buggy.c is meant to have one)"
+
+# gcc -m32 replays ILP32 counterexamples; Debian ships it as gcc-multilib.
+test-deps:
+	@if ! echo 'int main(void){return 0;}' | gcc -m32 -x c -o /dev/null - 2>/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && apt-get install -y -qq gcc-multilib) >/dev/null 2>&1 \
+	      || echo "warning: could not install gcc-multilib; ILP32 harness replays will be skipped"; \
+	  else echo "warning: gcc -m32 unavailable; ILP32 harness replays will be skipped"; fi; \
+	fi
+
+test: $(STAMP) test-deps
+	$(BIN)/ruff check cbam engine server tests bench
+	$(BIN)/pytest -n 2 --timeout=600
+	@if [ -f vscode-extension/package.json ]; then \
+	  if command -v npm >/dev/null; then cd vscode-extension && npm ci --silent && npm run --silent build && npm test; \
+	  else echo "skipping vscode-extension tests: node/npm not installed"; fi; \
+	fi
+
+bench: $(STAMP)
+	$(BIN)/python bench/svcomp_bench.py --timeout 60
+
+lint: $(STAMP)
+	$(BIN)/ruff check cbam engine server tests bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

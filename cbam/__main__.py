@@ -1,0 +1,3 @@
+from cbam.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""The ``cbam`` command line: ``cbam verify``, ``cbam cfa``, and friends."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cbam import __version__
+
+
+def _add_frontend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR", help="add an include path")
+    p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VAL]", help="define a macro")
+    p.add_argument("-U", dest="undefine", action="append", default=[], metavar="NAME", help="undefine a macro")
+    p.add_argument("--data-model", choices=["ILP32", "LP64"], default=None,
+                   help="integer widths (default: the task's, else LP64 for .c files)")
+
+
+def _pp_options(args: argparse.Namespace, data_model: str):
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+
+    return PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
+                             data_model=data_model)
+
+
+def cmd_cfa(args: argparse.Namespace) -> int:
+    from cbam.engine.cfa.dot import function_text, program_dot
+    from cbam.engine.frontend.errors import FrontendError
+    from cbam.engine.frontend.load import load_program
+
+    try:
+        program = load_program(args.file, options=_pp_options(args, args.data_model or "LP64"))
+    except FrontendError as exc:
+        for d in exc.diagnostics:
+            print(d, file=sys.stderr)
+        return 2
+    status = 0
+    for d in program.diagnostics:
+        print(str(d).replace(": warning: ", ": error: ", 1), file=sys.stderr)
+        status = 2
+    if args.function and args.function not in program.functions:
+        print(f"cbam: no function named '{args.function}' in {args.file}", file=sys.stderr)
+        return 2
+    if args.dot:
+        sys.stdout.write(program_dot(program, args.function))
+    else:
+        funcs = [program.functions[args.function]] if args.function else list(program.functions.values())
+        for f in funcs:
+            sys.stdout.write(function_text(f))
+            sys.stdout.write(f"  fingerprint {f.fingerprint}\n")
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cbam", description="Verify C programs: assertions proven or broken.")
+    parser.add_argument("--version", action="version", version=f"cbam {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("cfa", help="print control-flow automata")
+    p.add_argument("file")
+    p.add_argument("--function", help="only this function")
+    p.add_argument("--dot", action="store_true", help="Graphviz output")
+    _add_frontend_options(p)
+    p.set_defaults(func=cmd_cfa)
+
+    try:
+        from cbam.verify_cli import add_verify_commands
+    except ImportError:
+        pass
+    else:
+        add_verify_commands(sub, _add_frontend_options)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 2 if exc.code not in (0, None) else 0
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("cbam: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

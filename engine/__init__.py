@@ -1,0 +1,1 @@
+"""The verifier: C front end, control-flow automata, CPA algorithms with BAM."""

@@ -1,0 +1,1 @@
+"""Control-flow automata: C types, side-effect-free expressions, edges, and the builder."""

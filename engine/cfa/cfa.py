@@ -1,0 +1,105 @@
+"""Control-flow automata: nodes, per-function CFAs, and the whole program."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..frontend.errors import Diagnostic, Range
+from .ctype import CType, DataModel
+
+if TYPE_CHECKING:
+    from .ir import Edge
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """What makes a node a target: the kind of check and a message for people."""
+
+    kind: str  # "reach_error" | "assert" | "verifier_assert" | "assert_fail"
+    message: str
+    range: Range | None
+    check_text: str = ""
+
+
+class CFANode:
+    __slots__ = ("function", "id", "out", "inn", "loop_head", "error", "label", "_key")
+
+    def __init__(self, function: str, id: int):
+        self.function = function
+        self.id = id
+        self.out: list[Edge] = []
+        self.inn: list[Edge] = []
+        self.loop_head = False
+        self.error: ErrorInfo | None = None
+        self.label: str | None = None
+        self._key = f"{function}:{id}"
+
+    @property
+    def key(self) -> str:
+        return self._key
+
+    def __repr__(self) -> str:
+        return f"N{self._key}"
+
+    def __lt__(self, other: CFANode) -> bool:
+        return (self.function, self.id) < (other.function, other.id)
+
+
+@dataclass
+class VarInfo:
+    name: str
+    type: CType
+    function: str | None  # None for globals (including static locals, which live in globals)
+    is_param: bool = False
+    is_temp: bool = False
+    is_result: bool = False
+    addressed: bool = False
+    range: Range | None = None
+
+    @property
+    def is_global(self) -> bool:
+        return self.function is None
+
+
+@dataclass
+class FunctionCFA:
+    name: str
+    entry: CFANode
+    exit: CFANode
+    params: list[str]
+    return_type: CType
+    result_var: str | None
+    nodes: list[CFANode] = field(default_factory=list)
+    range: Range | None = None
+    name_range: Range | None = None
+    unsupported: tuple[str, Range | None] | None = None
+    fingerprint: str = ""
+    calls: set[str] = field(default_factory=set)
+    variadic: bool = False
+
+    def edges(self):
+        for n in self.nodes:
+            yield from n.out
+
+
+@dataclass
+class Program:
+    data_model: DataModel
+    functions: dict[str, FunctionCFA]
+    vars: dict[str, VarInfo]
+    structs: dict[str, list[tuple[str, CType]]]
+    start: FunctionCFA  # synthetic: initialises globals, then calls the entry function
+    entry: str
+    main_file: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    declared: dict[str, Range | None] = field(default_factory=dict)  # external functions
+    globals_fingerprint: str = ""
+
+    def function_of(self, node: CFANode) -> FunctionCFA:
+        if node.function == self.start.name:
+            return self.start
+        return self.functions[node.function]
+
+    def all_functions(self) -> list[FunctionCFA]:
+        return [self.start, *self.functions.values()]

@@ -1,0 +1,58 @@
+"""Stable, position-free fingerprints of function CFAs.
+
+A fingerprint hashes the CFA's structure in a canonical node order (breadth-first from
+the entry, successors in edge order) and each edge's operation with its C types. Source
+ranges, edge texts and node numbers are left out, so whitespace, comments and moving a
+function leave it unchanged; any change of an operator, constant, type or control flow
+changes it. These fingerprints key the persistent summary cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+
+from .cfa import CFANode, FunctionCFA, Program
+
+FINGERPRINT_VERSION = "cfa-1"
+
+
+def canonical_order(cfa: FunctionCFA) -> list[CFANode]:
+    order: list[CFANode] = []
+    seen: set[int] = set()
+    queue = deque([cfa.entry])
+    seen.add(id(cfa.entry))
+    while queue:
+        n = queue.popleft()
+        order.append(n)
+        for e in n.out:
+            if id(e.succ) not in seen:
+                seen.add(id(e.succ))
+                queue.append(e.succ)
+    if id(cfa.exit) not in seen:
+        order.append(cfa.exit)
+    return order
+
+
+def canonical_text(cfa: FunctionCFA, program: Program) -> str:
+    idx = {id(n): i for i, n in enumerate(canonical_order(cfa))}
+    params = ", ".join(f"{p}:{program.vars[p].type.key()}" for p in cfa.params)
+    lines = [FINGERPRINT_VERSION, f"fn {cfa.name}({params}) -> {cfa.return_type.key()}", f"exit {idx[id(cfa.exit)]}"]
+    if cfa.unsupported is not None:
+        lines.append(f"unsupported {cfa.unsupported[0]}")
+    for n in canonical_order(cfa):
+        if n.error is not None:
+            lines.append(f"{idx[id(n)]} error {n.error.kind}")
+        for e in n.out:
+            lines.append(f"{idx[id(n)]}->{idx[id(e.succ)]} {e.canon()}")
+    return "\n".join(lines)
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def assign_fingerprints(program: Program) -> None:
+    for cfa in program.all_functions():
+        cfa.fingerprint = fingerprint(canonical_text(cfa, program))
+    program.globals_fingerprint = program.start.fingerprint

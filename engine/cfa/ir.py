@@ -1,0 +1,390 @@
+"""Side-effect-free expressions and CFA edge operations.
+
+Expressions carry their C type; every implicit conversion is an explicit Cast, so an
+analysis never has to re-derive C's conversion rules. ``canon()`` is the position-free
+text the fingerprints hash; ``str()`` is C-like text for people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..frontend.errors import Range
+from .ctype import ArrayType, CType, IntType, PointerType, StructType
+
+
+class Expr:
+    type: CType
+
+    def canon(self) -> str:
+        raise NotImplementedError
+
+    def children(self) -> tuple[Expr, ...]:
+        return ()
+
+    def walk(self):
+        yield self
+        for c in self.children():
+            yield from c.walk()
+
+    def variables(self) -> set[str]:
+        return {e.name for e in self.walk() if isinstance(e, Var)}
+
+
+@dataclass(frozen=True, slots=True)
+class Const(Expr):
+    value: int
+    type: CType
+
+    def canon(self) -> str:
+        return f"{self.value}:{self.type.key()}"
+
+    def __str__(self) -> str:
+        if isinstance(self.type, IntType) and not self.type.signed and not self.type.is_bool:
+            return f"{self.value}U"
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Var(Expr):
+    name: str  # unique program-wide: "g", "f::x", "f::x.1", "f::__t3"
+    type: CType
+
+    def canon(self) -> str:
+        return f"${self.name}:{self.type.key()}"
+
+    def __str__(self) -> str:
+        return display_name(self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Expr):
+    op: str  # "-", "~", "!"
+    arg: Expr
+    type: CType
+
+    def canon(self) -> str:
+        return f"({self.op} {self.arg.canon()}):{self.type.key()}"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.arg,)
+
+    def __str__(self) -> str:
+        return f"{self.op}{_paren(self.arg)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Expr):
+    op: str  # + - * / % << >> & | ^ == != < > <= >=
+    left: Expr
+    right: Expr
+    type: CType
+
+    def canon(self) -> str:
+        return f"({self.op} {self.left.canon()} {self.right.canon()}):{self.type.key()}"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+    def __str__(self) -> str:
+        return f"{_paren(self.left)} {self.op} {_paren(self.right)}"
+
+
+COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">="})
+
+
+@dataclass(frozen=True, slots=True)
+class Cast(Expr):
+    arg: Expr
+    type: CType
+
+    def canon(self) -> str:
+        return f"(cast {self.arg.canon()}):{self.type.key()}"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.arg,)
+
+    def __str__(self) -> str:
+        # Implicit conversions were made explicit by the builder; show them only when they matter.
+        return str(self.arg)
+
+
+@dataclass(frozen=True, slots=True)
+class Deref(Expr):
+    ptr: Expr
+    type: CType
+
+    def canon(self) -> str:
+        return f"(* {self.ptr.canon()}):{self.type.key()}"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.ptr,)
+
+    def __str__(self) -> str:
+        return f"*{_paren(self.ptr)}"
+
+
+@dataclass(frozen=True, slots=True)
+class AddrOf(Expr):
+    arg: Expr
+    type: CType
+
+    def canon(self) -> str:
+        return f"(& {self.arg.canon()}):{self.type.key()}"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.arg,)
+
+    def __str__(self) -> str:
+        return f"&{_paren(self.arg)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Member(Expr):
+    base: Expr  # an lvalue of struct/union type (p->f is Member(Deref(p), f))
+    field: str
+    type: CType
+
+    def canon(self) -> str:
+        return f"(. {self.base.canon()} {self.field}):{self.type.key()}"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.base,)
+
+    def __str__(self) -> str:
+        if isinstance(self.base, Deref):
+            return f"{_paren(self.base.ptr)}->{self.field}"
+        return f"{_paren(self.base)}.{self.field}"
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Expr):
+    base: Expr  # an lvalue of array type
+    index: Expr
+    type: CType
+
+    def canon(self) -> str:
+        return f"([] {self.base.canon()} {self.index.canon()}):{self.type.key()}"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.base, self.index)
+
+    def __str__(self) -> str:
+        return f"{_paren(self.base)}[{self.index}]"
+
+
+@dataclass(frozen=True, slots=True)
+class StrLit(Expr):
+    text: str
+    type: CType
+
+    def canon(self) -> str:
+        return f"(str {self.text})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class FuncRef(Expr):
+    name: str
+    type: CType
+
+    def canon(self) -> str:
+        return f"(fn {self.name})"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Nondet(Expr):
+    """An arbitrary value of ``type``: the result of ``__VERIFIER_nondet_*()`` or an input."""
+
+    type: CType
+    source: str = "nondet"  # the function name, for reports and harnesses
+
+    def canon(self) -> str:
+        return f"(nondet {self.source}):{self.type.key()}"
+
+    def __str__(self) -> str:
+        return f"{self.source}()"
+
+
+def _paren(e: Expr) -> str:
+    s = str(e)
+    return f"({s})" if isinstance(e, Binary) else s
+
+
+def display_name(name: str) -> str:
+    """``f::x.1`` -> ``x``: what the user wrote."""
+    base = name.split("::", 1)[1] if "::" in name else name
+    if base.startswith("__cbam_static."):
+        base = base[len("__cbam_static."):]
+    return base.split(".", 1)[0] if not base.startswith(".") else base
+
+
+def is_lvalue(e: Expr) -> bool:
+    return isinstance(e, Var | Deref | Member | Index)
+
+
+def lvalue_root(e: Expr) -> Var | None:
+    """The variable whose storage an lvalue lies in, if it is not reached through a pointer."""
+    while True:
+        if isinstance(e, Var):
+            return e
+        if isinstance(e, Member | Index):
+            e = e.base
+            continue
+        return None
+
+
+def is_aggregate(t: CType) -> bool:
+    return isinstance(t, ArrayType | StructType)
+
+
+def is_pointer(t: CType) -> bool:
+    return isinstance(t, PointerType)
+
+
+# ---------------------------------------------------------------------------
+# Edge operations
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Edge:
+    """An edge of a function's CFA. ``text`` is the user's source text, ``range`` where it is."""
+
+    pred: CFANode = field(repr=False)
+    succ: CFANode = field(repr=False)
+    range: Range | None = field(default=None, repr=False)
+    text: str = field(default="", repr=False)
+
+    def canon(self) -> str:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.text or self.canon()
+
+
+@dataclass(eq=False)
+class BlankEdge(Edge):
+    label: str = ""
+
+    def canon(self) -> str:
+        return "skip"
+
+    def describe(self) -> str:
+        return self.text or self.label
+
+
+@dataclass(eq=False)
+class DeclEdge(Edge):
+    var: Var | None = None
+    init: Expr | None = None  # None: uninitialised (an arbitrary value for locals)
+    is_global: bool = False
+
+    def canon(self) -> str:
+        assert self.var is not None
+        init = self.init.canon() if self.init is not None else "?"
+        return f"decl{'G' if self.is_global else ''} {self.var.canon()} = {init}"
+
+    def describe(self) -> str:
+        assert self.var is not None
+        if self.text:
+            return self.text
+        return f"{self.var.type} {self.var}" + (f" = {self.init}" if self.init is not None else "")
+
+
+@dataclass(eq=False)
+class AssignEdge(Edge):
+    lhs: Expr | None = None
+    rhs: Expr | None = None
+
+    def canon(self) -> str:
+        assert self.lhs is not None and self.rhs is not None
+        return f"assign {self.lhs.canon()} := {self.rhs.canon()}"
+
+    def describe(self) -> str:
+        return self.text or f"{self.lhs} = {self.rhs}"
+
+
+@dataclass(eq=False)
+class AssumeEdge(Edge):
+    cond: Expr | None = None
+    truth: bool = True
+
+    def canon(self) -> str:
+        assert self.cond is not None
+        return f"assume{'+' if self.truth else '-'} {self.cond.canon()}"
+
+    def describe(self) -> str:
+        c = self.text or str(self.cond)
+        return f"[{c}]" if self.truth else f"[!({c})]"
+
+
+@dataclass(eq=False)
+class CallEdge(Edge):
+    """Summary edge in the caller: from the call node to the return node of a defined function."""
+
+    lhs: Expr | None = None
+    callee: str = ""
+    args: tuple[Expr, ...] = ()
+
+    def canon(self) -> str:
+        lhs = self.lhs.canon() if self.lhs is not None else "_"
+        return f"call {lhs} := {self.callee}({', '.join(a.canon() for a in self.args)})"
+
+    def describe(self) -> str:
+        return self.text or f"{self.callee}({', '.join(str(a) for a in self.args)})"
+
+
+@dataclass(eq=False)
+class ExternalCallEdge(Edge):
+    """A call of a function without a body: its result is arbitrary and it may write
+    globals (unless it is a known libc function) and memory reachable from its pointer arguments."""
+
+    lhs: Expr | None = None
+    callee: str = ""
+    args: tuple[Expr, ...] = ()
+    writes_globals: bool = True
+
+    def canon(self) -> str:
+        lhs = self.lhs.canon() if self.lhs is not None else "_"
+        g = "G" if self.writes_globals else ""
+        return f"extcall{g} {lhs} := {self.callee}({', '.join(a.canon() for a in self.args)})"
+
+    def describe(self) -> str:
+        return self.text or f"{self.callee}(...)"
+
+
+@dataclass(eq=False)
+class ReturnEdge(Edge):
+    """``return value;`` -- assigns the function's result variable and goes to the exit node."""
+
+    value: Expr | None = None
+    result_var: Var | None = None
+
+    def canon(self) -> str:
+        return f"return {self.value.canon() if self.value is not None else '_'}"
+
+    def describe(self) -> str:
+        return self.text or (f"return {self.value}" if self.value is not None else "return")
+
+
+@dataclass(eq=False)
+class AbortEdge(Edge):
+    """abort() / exit(): the path ends here without an error."""
+
+    label: str = "abort()"
+
+    def canon(self) -> str:
+        return "abort"
+
+    def describe(self) -> str:
+        return self.text or self.label
+
+
+# Breaks the import cycle for the type annotations above.
+from .cfa import CFANode  # noqa: E402

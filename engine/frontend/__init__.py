@@ -1,0 +1,1 @@
+"""C front end: preprocessing, parsing, and mapping back to the user's source."""

@@ -1,0 +1,76 @@
+"""Diagnostics produced by the front end, located in the user's original files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Range:
+    """A source range in an original (not preprocessed) file; lines and columns start at 1.
+
+    The end column is exclusive, like an LSP range.
+    """
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "start": {"line": self.line, "column": self.col},
+            "end": {"line": self.end_line, "column": self.end_col},
+        }
+
+    @staticmethod
+    def from_json(data: dict) -> Range:
+        return Range(
+            data["file"], data["start"]["line"], data["start"]["column"],
+            data["end"]["line"], data["end"]["column"],
+        )
+
+    def shifted(self, delta: int) -> Range:
+        return Range(self.file, self.line + delta, self.col, self.end_line + delta, self.end_col)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A gcc-style message: ``file:line:col: severity: text``."""
+
+    severity: str  # "error" | "warning" | "note"
+    message: str
+    file: str = "<input>"
+    line: int = 1
+    col: int = 1
+    range: Range | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}"
+
+    @staticmethod
+    def at(rng: Range, severity: str, message: str) -> Diagnostic:
+        return Diagnostic(severity, message, rng.file, rng.line, rng.col, rng)
+
+
+class FrontendError(Exception):
+    """The front end's only exception type: anything it cannot build ends here."""
+
+    def __init__(self, diagnostics: Diagnostic | list[Diagnostic]):
+        diags = diagnostics if isinstance(diagnostics, list) else [diagnostics]
+        self.diagnostics: list[Diagnostic] = diags
+        super().__init__("\n".join(str(d) for d in diags))
+
+
+class Unsupported(Exception):
+    """A construct cbam does not model; carries where it is and what it is."""
+
+    def __init__(self, what: str, where: Range | None):
+        self.what = what
+        self.where = where
+        super().__init__(f"{where}: unsupported: {what}" if where else f"unsupported: {what}")

@@ -1,0 +1,95 @@
+"""The front end's entry point: C source (or .i) to a Program of per-function CFAs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from pycparser import c_parser
+
+from ..cfa.builder import ProgramBuilder
+from ..cfa.callgraph import CallGraph
+from ..cfa.cfa import Program
+from ..cfa.ctype import DataModel
+from ..cfa.fingerprint import assign_fingerprints
+from .errors import Diagnostic, FrontendError
+from .preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, preprocess
+from .srcmap import SourceMap, Spans, _read_text
+from .tokens import split_preprocessed
+
+_PARSE_ERR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
+
+
+def load_program(path: str, text: str | None = None, options: PreprocessOptions | None = None,
+                 entry: str = "main") -> Program:
+    """Preprocess, parse and build CFAs. Raises :class:`FrontendError` and nothing else
+    for bad input; an unsupported construct only marks its function (see Program.diagnostics)."""
+    opts = options or PreprocessOptions()
+    pp = preprocess(path, text, opts)
+
+    def read(p: str) -> str | None:
+        if text is not None and p == path:
+            return text
+        return _read_text(p)
+
+    pplines, parser_text = split_preprocessed(pp)
+    sm = SourceMap(pplines, read)
+    try:
+        ast = c_parser.CParser().parse(parser_text, filename="<cbam-pp>")
+    except c_parser.ParseError as exc:
+        raise FrontendError(_syntax_diagnostics(str(exc), path, text, opts, sm)) from None
+    except (RecursionError, IndexError, AssertionError, AttributeError, TypeError, ValueError) as exc:
+        raise FrontendError(Diagnostic("error", f"cannot parse this file: {type(exc).__name__}", path)) from None
+    spans = Spans(sm)
+    try:
+        builder = ProgramBuilder(ast, spans, DataModel(opts.data_model), path, entry)
+        program = builder.build()
+    except RecursionError:
+        raise FrontendError(Diagnostic("error", "the program is nested too deeply for cbam", path)) from None
+    assign_fingerprints(program)
+    program.callgraph = CallGraph.of(program)  # type: ignore[attr-defined]
+    return program
+
+
+def _syntax_diagnostics(msg: str, path: str, text: str | None, opts: PreprocessOptions,
+                        sm: SourceMap) -> list[Diagnostic]:
+    # gcc locates syntax errors precisely in the user's file; prefer its account.
+    gcc = _gcc_syntax_check(path, text, opts)
+    if gcc:
+        return gcc
+    m = _PARSE_ERR.match(msg)
+    if m:
+        line, col = int(m.group("line")), int(m.group("col"))
+        idx = sm._by_coord.get((line, col))
+        if idx is not None:
+            f, ol, oc, _, _ = sm.origin[idx]
+            return [Diagnostic("error", f"syntax cbam cannot parse: {m.group('msg')}", f, ol, oc)]
+        file, oline = sm.phys.get(line, (path, line))
+        return [Diagnostic("error", f"syntax cbam cannot parse: {m.group('msg')}", file, oline, 1)]
+    return [Diagnostic("error", f"syntax cbam cannot parse: {msg.split(': ', 1)[-1]}", path)]
+
+
+def _gcc_syntax_check(path: str, text: str | None, opts: PreprocessOptions) -> list[Diagnostic]:
+    from .preprocess import _parse_gcc_errors
+
+    cmd = find_cpp()
+    if cmd[-1] == "-E":
+        cmd = cmd[:-1]
+    else:
+        return []
+    cmd += ["-fsyntax-only", "-x", "c", "-w", "-nostdinc", "-isystem", str(INCLUDE_DIR),
+            "-include", str(INCLUDE_DIR / "__cbam_prelude.h")]
+    for inc in opts.include_paths:
+        cmd += ["-I", inc]
+    for d in opts.defines:
+        cmd.append(f"-D{d}")
+    src = text.encode() if text is not None else open(path, "rb").read()
+    marker = f'# 1 "{path}"\n'.encode()
+    try:
+        proc = subprocess.run(cmd + ["-"], input=marker + src, capture_output=True, timeout=60)
+    except (subprocess.TimeoutExpired, OSError):
+        return []
+    if proc.returncode == 0:
+        return []
+    diags = _parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path)
+    return [d for d in diags if d.line > 0][:1] or diags[:1]

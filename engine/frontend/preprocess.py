@@ -1,0 +1,155 @@
+"""Run the system C preprocessor with cbam's stand-in libc headers and GNU-extension shims."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Diagnostic, FrontendError
+
+INCLUDE_DIR = Path(__file__).with_name("include")
+
+# GNU spellings pycparser cannot parse, neutralised before parsing (see shared/svcomp/NOTES.md §4).
+GNU_SHIMS: tuple[str, ...] = (
+    "__attribute__(x)=",
+    "__attribute(x)=",
+    "__extension__=",
+    "__inline=inline",
+    "__inline__=inline",
+    "__restrict=",
+    "__restrict__=",
+    "restrict=",
+    "__asm__(...)=",
+    "__asm(...)=",
+    "__const=const",
+    "__const__=const",
+    "__signed__=signed",
+    "__signed=signed",
+    "__volatile__=volatile",
+    "__volatile=volatile",
+    "__builtin_va_list=int",
+    "__int128=__cbam_int128",
+    "_Noreturn=",
+    "__noreturn__=",
+    "__thread=",
+    "_Thread_local=",
+    "__PRETTY_FUNCTION__=__func__",
+    "__FUNCTION__=__func__",
+    "__builtin_expect(e,c)=(e)",
+    "__alignof__=_Alignof",
+    "__nonnull(x)=",
+    "__wur=",
+    "__THROW=",
+    "__leaf__=",
+    "__nothrow__=",
+)
+
+DATA_MODELS = {
+    "ILP32": {"__SIZEOF_INT__": 4, "__SIZEOF_LONG__": 4, "__SIZEOF_LONG_LONG__": 8,
+              "__SIZEOF_POINTER__": 4, "__SIZEOF_SHORT__": 2, "__ILP32__": 1, "_ILP32": 1},
+    "LP64": {"__SIZEOF_INT__": 4, "__SIZEOF_LONG__": 8, "__SIZEOF_LONG_LONG__": 8,
+             "__SIZEOF_POINTER__": 8, "__SIZEOF_SHORT__": 2, "__LP64__": 1, "_LP64": 1},
+}
+
+MAX_SOURCE_BYTES = 4_000_000
+
+
+@dataclass
+class PreprocessOptions:
+    include_paths: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)  # "NAME" or "NAME=VALUE"
+    undefines: list[str] = field(default_factory=list)
+    force_includes: list[str] = field(default_factory=list)
+    std: str | None = None
+    data_model: str = "ILP32"
+
+
+def find_cpp() -> list[str]:
+    for cand in ("gcc", "cc", "cpp", "clang"):
+        path = shutil.which(cand)
+        if path:
+            return [path, "-E"] if cand != "cpp" else [path]
+    raise FrontendError(Diagnostic("error", "no C preprocessor found: install gcc (or set PATH)", "<cbam>"))
+
+
+_GCC_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?(?P<sev>error|warning): (?P<msg>.*)$")
+
+
+def preprocess(path: str, text: str | None = None, options: PreprocessOptions | None = None) -> str:
+    """Preprocessed text with line markers kept, so positions map back to ``path``.
+
+    ``text`` overrides the file's contents (an unsaved editor buffer).
+    """
+    opts = options or PreprocessOptions()
+    if text is None:
+        try:
+            size = os.path.getsize(path)
+        except OSError as exc:
+            raise FrontendError(Diagnostic("error", f"cannot read file: {exc.strerror}", path)) from None
+        if size > MAX_SOURCE_BYTES:
+            raise FrontendError(Diagnostic("error", f"file is too large to verify ({size} bytes)", path))
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    else:
+        raw = text.encode("utf-8")
+        if len(raw) > MAX_SOURCE_BYTES:
+            raise FrontendError(Diagnostic("error", f"file is too large to verify ({len(raw)} bytes)", path))
+    if b"\0" in raw[:65536]:
+        raise FrontendError(Diagnostic("error", "this is a binary file, not C source", path))
+    model = DATA_MODELS.get(opts.data_model)
+    if model is None:
+        raise FrontendError(Diagnostic("error", f"unknown data model {opts.data_model!r} (use ILP32 or LP64)", path))
+    cmd = find_cpp() + ["-x", "c", "-undef", "-nostdinc", "-w"]
+    if opts.std:
+        cmd.append(f"-std={opts.std}")
+    cmd += ["-D__CBAM__=1", "-D__STDC_VERSION__=201112L", "-D__CHAR_BIT__=8"]
+    cmd += [f"-D{k}={v}" for k, v in model.items()]
+    cmd += [f"-D{d}" for d in GNU_SHIMS]
+    for d in opts.defines:
+        cmd.append(f"-D{d}")
+    for u in opts.undefines:
+        cmd.append(f"-U{u}")
+    base_dir = os.path.dirname(os.path.abspath(path))
+    cmd += ["-I", base_dir]
+    for inc in opts.include_paths:
+        cmd += ["-I", inc]
+    cmd += ["-isystem", str(INCLUDE_DIR), "-include", str(INCLUDE_DIR / "__cbam_prelude.h")]
+    for inc in opts.force_includes:
+        cmd += ["-include", inc]
+    # Read from stdin with a line marker, so buffers and files take the same route and
+    # every marker names the user's path exactly as given.
+    marker = f'# 1 "{_escape(path)}"\n'.encode()
+    try:
+        proc = subprocess.run(cmd + ["-"], input=marker + raw, capture_output=True, timeout=60, cwd=base_dir)
+    except subprocess.TimeoutExpired:
+        raise FrontendError(Diagnostic("error", "the preprocessor timed out", path)) from None
+    if proc.returncode != 0:
+        raise FrontendError(_parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path))
+    return proc.stdout.decode("utf-8", "replace")
+
+
+def _escape(path: str) -> str:
+    return path.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _parse_gcc_errors(stderr: str, path: str) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    for line in stderr.splitlines():
+        m = _GCC_DIAG.match(line)
+        if m and m.group("sev") == "error":
+            msg = m.group("msg")
+            hm = re.match(r"(.+): No such file or directory", msg)
+            if hm:
+                msg = f"header {hm.group(1)} not found (cbam ships stand-ins for the common libc headers; add -I for others)"
+            file = m.group("file")
+            if file == "<stdin>":
+                file = path
+            diags.append(Diagnostic("error", msg, file, int(m.group("line")), int(m.group("col"))))
+    if not diags:
+        first = stderr.strip().splitlines()[0] if stderr.strip() else "preprocessing failed"
+        diags.append(Diagnostic("error", first, path))
+    return diags

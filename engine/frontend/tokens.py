@@ -1,0 +1,129 @@
+"""A small C tokenizer used to map preprocessed positions back to the user's files.
+
+It tokenizes both the original files (skipping comments and directives) and the
+preprocessor output (reading its line markers), so tokens can be aligned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PUNCT = sorted(
+    """... <<= >>= -> ++ -- << >> <= >= == != && || *= /= %= += -= &= ^= |= ## <: :> <% %>
+    [ ] ( ) { } . & * + - ~ ! / % < > ^ | ? : ; = , #""".split(),
+    key=len,
+    reverse=True,
+)
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>[ \t\f\v\r]+|\\\n)
+  | (?P<nl>\n)
+  | (?P<lcomment>//[^\n]*)
+  | (?P<bcomment>/\*.*?\*/)
+  | (?P<ucomment>/\*)
+  | (?P<string>(?:L|u8|u|U)?"(?:[^"\\\n]|\\.)*")
+  | (?P<char>(?:L|u|U)?'(?:[^'\\\n]|\\.)*')
+  | (?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.])*)
+  | (?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)
+  | (?P<punct>"""
+    + "|".join(re.escape(p) for p in _PUNCT)
+    + r""")
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    line: int
+    col: int  # 1-based
+    end_line: int
+    end_col: int  # exclusive
+
+
+def _advance(text: str, line: int, col: int) -> tuple[int, int]:
+    newlines = text.count("\n")
+    if newlines:
+        return line + newlines, len(text) - text.rfind("\n")
+    return line, col + len(text)
+
+
+def tokenize_source(text: str) -> list[Token]:
+    """Tokens of an original C file, without comments and preprocessor directives."""
+    tokens: list[Token] = []
+    line, col = 1, 1
+    at_line_start = True
+    in_directive = False
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _TOKEN_RE.match(text, pos)
+        assert m is not None  # the "other" alternative matches any character
+        kind = m.lastgroup
+        tok = m.group()
+        if kind == "ucomment":  # unterminated comment: swallow the rest
+            tok = text[pos:]
+        nline, ncol = _advance(tok, line, col)
+        if kind == "nl":
+            at_line_start = True
+            in_directive = False
+        elif kind in ("ws", "lcomment", "bcomment", "ucomment"):
+            pass
+        else:
+            if at_line_start and tok == "#":
+                in_directive = True
+            elif not in_directive:
+                tokens.append(Token(tok, line, col, nline, ncol))
+            at_line_start = False
+        line, col = nline, ncol
+        pos += len(tok)
+    return tokens
+
+
+_MARKER_RE = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass(frozen=True, slots=True)
+class PPLine:
+    """One physical line of preprocessor output and where it came from."""
+
+    file: str
+    line: int
+    tokens: list[Token]  # positions are in the preprocessed text (line = physical line)
+
+
+def split_preprocessed(text: str) -> tuple[list[PPLine], str]:
+    """Physical lines of ``gcc -E`` output, each tagged with its origin by the line markers,
+    and the text with the markers blanked out.
+
+    gcc spreads one macro expansion over several physical lines that all carry the same
+    marker, so pycparser's (file, line, column) would be ambiguous; it parses the blanked
+    text instead, where a physical line number is unique, and this table maps it back.
+    """
+    result: list[PPLine] = []
+    parser_lines: list[str] = []
+    cur_file, cur_line = "<stdin>", 1
+    for phys, raw in enumerate(text.split("\n"), start=1):
+        stripped = raw.lstrip()
+        if stripped.startswith("#"):
+            m = _MARKER_RE.match(stripped)
+            if m:
+                cur_line = int(m.group(1))
+                cur_file = m.group(2).encode("latin-1", "backslashreplace").decode("unicode_escape")
+                parser_lines.append("")
+                result.append(PPLine(cur_file, cur_line, []))
+                continue
+            keep = re.match(r"#\s*pragma\b", stripped) is not None
+            parser_lines.append(raw if keep else "")
+            result.append(PPLine(cur_file, cur_line, []))
+            cur_line += 1
+            continue
+        parser_lines.append(raw)
+        toks = tokenize_source(raw)
+        shifted = [Token(t.text, phys, t.col, phys, t.end_col) for t in toks]
+        result.append(PPLine(cur_file, cur_line, shifted))
+        cur_line += 1
+    return result, "\n".join(parser_lines)
