@@ -311,7 +311,7 @@ class ProgramBuilder:
             start.unsupported = start.unsupported or (f"entry function '{self.entry}' is not defined", None)
         start_cfa = start.finish_start(self.entry, functions)
         program = Program(self.dm, functions, self.vars, self.structs, start_cfa, self.entry, self.main_file,
-                          self.diagnostics, self.declared)
+                          self.diagnostics, self.declared, func_types=dict(self.func_types))
         return program
 
     def declare_function(self, decl: c_ast.Decl, definition: bool = False) -> None:
@@ -1010,6 +1010,12 @@ class FunctionBuilder:
             if zero:
                 self.zero_fill(var, decl)
             self.aggregate_init(var, t, init, decl)
+            return
+        if (isinstance(init, c_ast.FuncCall) and isinstance(init.name, c_ast.ID)
+                and init.name.name.startswith(NONDET_PREFIX) and init.name.name not in self.pb.func_defs
+                and not init.args and self.nondet_type(init.name.name, None) == t):
+            # int x = __VERIFIER_nondet_int(); is one step, not a temporary and a copy.
+            self.emit(DeclEdge, decl, var=var, init=Nondet(t, init.name.name), is_global=is_global)
             return
         e = self.rvalue(self.expr(init.exprs[0] if isinstance(init, c_ast.InitList) and init.exprs else init))
         self.emit(DeclEdge, decl, var=var, init=self.convert(e, t) if isinstance(t, IntType | PointerType) else e,

@@ -95,6 +95,8 @@ class Program:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     declared: dict[str, Range | None] = field(default_factory=dict)  # external functions
     globals_fingerprint: str = ""
+    func_types: dict = field(default_factory=dict)  # name -> FunctionType, declared or defined
+    callgraph: object = None
 
     def function_of(self, node: CFANode) -> FunctionCFA:
         if node.function == self.start.name:

@@ -47,7 +47,7 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
     except RecursionError:
         raise FrontendError(Diagnostic("error", "the program is nested too deeply for cbam", path)) from None
     assign_fingerprints(program)
-    program.callgraph = CallGraph.of(program)  # type: ignore[attr-defined]
+    program.callgraph = CallGraph.of(program)
     return program
 
 

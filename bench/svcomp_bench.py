@@ -1,0 +1,122 @@
+"""Run cbam on the shared SV-COMP tasks with a per-task time limit.
+
+Writes a table (task, expected verdict, result, time, peak memory), a summary per folder,
+and the SV-COMP score (+2 correct TRUE, +1 correct FALSE, -32 wrong TRUE, -16 wrong FALSE).
+
+    python bench/svcomp_bench.py --timeout 60 [--jobs 2] [--filter recursive] [--out bench/results]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SVCOMP = ROOT.parent / "shared" / "svcomp"
+
+
+def score(expected: str, result: str) -> int:
+    if result == "TRUE":
+        return 2 if expected == "true" else -32
+    if result == "FALSE":
+        return 1 if expected == "false" else -16
+    return 0
+
+
+def run_task(svcomp: Path, yml: str, timeout: float, config: str) -> dict:
+    cmd = [sys.executable, "-m", "cbam", "verify", str(svcomp / yml), "--format", "json", "--timeout", str(timeout),
+           "--config", config, "--no-progress"]
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    try:
+        out, err = proc.communicate(timeout=timeout + 30)
+        killed = False
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        killed = True
+    elapsed = time.monotonic() - t0
+    _, status, usage = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
+    peak_mb = 0.0
+    if usage is not None:
+        peak_mb = usage.ru_maxrss / 1024
+    verdict, reason = "ERROR", err.decode(errors="replace").strip().splitlines()[-1:] or [""]
+    reason = reason[0] if isinstance(reason, list) else reason
+    if killed:
+        verdict, reason = "TIMEOUT", "killed"
+    else:
+        try:
+            data = json.loads(out)
+            verdict = data.get("verdict", "ERROR")
+            reason = data.get("reason", "")
+        except json.JSONDecodeError:
+            pass
+    return {"task": yml, "result": verdict, "reason": reason, "time": round(elapsed, 2), "peak_mb": round(peak_mb, 1)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--svcomp", default=str(DEFAULT_SVCOMP))
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--config", default="value")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    args = ap.parse_args()
+    svcomp = Path(args.svcomp)
+    rows = []
+    with open(svcomp / "INDEX.tsv") as fh:
+        for r in csv.DictReader(fh, delimiter="\t"):
+            if args.filter in r["task_yml_path"]:
+                rows.append(r)
+    # Peak memory per task needs one child at a time per worker; wait4 in run_task collects it.
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(lambda r: run_task(svcomp, r["task_yml_path"], args.timeout, args.config), rows))
+    os.makedirs(args.out, exist_ok=True)
+    lines = ["| task | expected | result | time (s) | peak MB | note |", "|---|---|---|---:|---:|---|"]
+    per_folder: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    total = defaultdict(int)
+    for r, res in zip(rows, results):
+        exp = r["expected_verdict"]
+        res["expected"] = exp
+        if exp == "none":
+            res["score"] = 0
+            kind = "n/a"
+        else:
+            res["score"] = score(exp, res["result"])
+            if res["result"] in ("TRUE", "FALSE"):
+                kind = "correct" if res["result"].lower() == exp else "WRONG"
+            else:
+                kind = "unknown"
+        folder = r["task_yml_path"].split("/")[1]
+        for d in (per_folder[folder], total):
+            d["tasks"] += 1
+            d[kind] += 1
+            d["score"] += res["score"]
+            if kind == "correct":
+                d["correct_" + exp] += 1
+        note = res["reason"][:70].replace("|", "/") if kind != "correct" else ""
+        lines.append(f"| {r['task_yml_path'][2:]} | {exp} | {res['result']} | {res['time']} | {res['peak_mb']} | {note} |")
+    summary = ["| folder | tasks | correct (true/false) | wrong | unknown | n/a | score |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for folder in sorted(per_folder) + ["TOTAL"]:
+        d = total if folder == "TOTAL" else per_folder[folder]
+        summary.append(f"| {folder} | {d['tasks']} | {d['correct']} ({d['correct_true']}/{d['correct_false']}) | "
+                       f"{d['WRONG']} | {d['unknown']} | {d['n/a']} | {d['score']} |")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    report = "\n".join(summary) + "\n\n" + "\n".join(lines) + "\n"
+    Path(args.out, f"svcomp-{args.config}-{stamp}.md").write_text(report)
+    Path(args.out, f"svcomp-{args.config}-{stamp}.json").write_text(json.dumps(results, indent=1))
+    print(report)
+    return 1 if total["WRONG"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,230 @@
+"""``cbam verify``: verify C files, folders of them, or SV-COMP task definitions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+EXIT_TRUE, EXIT_FALSE, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = sub.add_parser("verify", help="verify C files or SV-COMP tasks",
+                       description="Prove that no error call or failing assertion is reachable, or show a "
+                                   "confirmed counterexample. Exit status: 0 TRUE, 1 FALSE, 3 UNKNOWN, 2 bad input.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a .c or .i file, a task .yml, or a folder of them")
+    add_frontend_options(p)
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per file (default 60)")
+    p.add_argument("--memory-limit", type=int, default=8192, metavar="MB", help="address-space limit (default 8192)")
+    p.add_argument("--config", default="value", help="analysis configuration (default: value)")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--entry", default="main", metavar="FUNCTION", help="entry function (default main)")
+    p.add_argument("--all-violations", action="store_true",
+                   help="keep searching after the first confirmed violation")
+    p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
+    p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress line")
+    p.set_defaults(func=cmd_verify)
+
+
+def _collect(paths: list[str]) -> list[str]:
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _dirs, files in os.walk(p):
+                for f in sorted(files):
+                    if f.endswith((".c", ".i", ".yml")):
+                        out.append(os.path.join(root, f))
+        else:
+            out.append(p)
+    # A .yml next to its .c would verify the same program twice: prefer the task.
+    tasks = {os.path.splitext(p)[0] for p in out if p.endswith(".yml")}
+    return sorted(p for p in out if p.endswith(".yml") or os.path.splitext(p)[0] not in tasks)
+
+
+def _limit_memory(mb: int) -> None:
+    try:
+        limit = mb * 1024 * 1024
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard == resource.RLIM_INFINITY or limit <= hard:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):
+        pass
+
+
+class _Progress:
+    """A one-line progress display on stderr for runs longer than a second (terminals only)."""
+
+    def __init__(self, enabled: bool, label: str):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.label = label
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.t0 = time.monotonic()
+        self.shown = False
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        spinner = "|/-\\"
+        i = 0
+        if self._stop.wait(1.0):
+            return
+        while not self._stop.is_set():
+            sys.stderr.write(f"\r{spinner[i % 4]} verifying {self.label} ({time.monotonic() - self.t0:.0f}s)")
+            sys.stderr.flush()
+            self.shown = True
+            i += 1
+            self._stop.wait(0.25)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from cbam.engine.frontend.errors import FrontendError
+    from cbam.engine.tasks import load_task
+
+    _limit_memory(args.memory_limit)
+    files = _collect(args.paths)
+    args._files = files
+    if not files:
+        print("cbam: no .c, .i or .yml files to verify", file=sys.stderr)
+        return EXIT_USAGE
+    results: list[dict] = []
+    worst = EXIT_TRUE
+    for path in files:
+        try:
+            entry = _verify_one(path, args, load_task)
+        except FrontendError as exc:
+            for d in exc.diagnostics:
+                print(d, file=sys.stderr)
+            entry = {"file": path, "verdict": "ERROR", "reason": str(exc.diagnostics[0]),
+                     "exit": EXIT_USAGE}
+        results.append(entry)
+        code = entry.get("exit", EXIT_UNKNOWN)
+        worst = _combine(worst, code)
+    if args.format == "json":
+        payload = results[0] if len(results) == 1 else {"results": results}
+        for r in results:
+            r.pop("exit", None)
+        json.dump(payload, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    return worst
+
+
+def _combine(a: int, b: int) -> int:
+    order = {EXIT_TRUE: 0, EXIT_UNKNOWN: 1, EXIT_FALSE: 2, EXIT_USAGE: 3}
+    return a if order[a] >= order[b] else b
+
+
+def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+    from cbam.engine.frontend.load import load_program
+
+    data_model = args.data_model
+    source = path
+    expected = None
+    if path.endswith(".yml"):
+        task = load_task(path)
+        if not task.has_unreach_call:
+            msg = f"{path}: not applicable: the task has no unreach-call property ({', '.join(task.properties)})"
+            if args.format == "text":
+                print(msg)
+                print("Verification result: UNKNOWN, incomplete analysis. (property not applicable)")
+            return {"file": path, "verdict": "NOT_APPLICABLE", "reason": msg, "exit": EXIT_UNKNOWN}
+        source = task.input_file
+        data_model = data_model or task.data_model
+        expected = task.expected
+    data_model = data_model or "LP64"
+    pp = PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
+                           data_model=data_model)
+    opts = VerifyOptions(config=args.config, timeout=args.timeout,
+                         max_violations=1000 if args.all_violations else 1)
+    with _Progress(not args.no_progress and args.format == "text", source):
+        program = load_program(source, options=pp, entry=args.entry)
+        result = run_deep(lambda: verify_program(program, opts))
+    harness_paths = _write_harnesses(result, args, source)
+    if args.format == "text":
+        if len(args._files) > 1:
+            print(f"== {path}")
+        _print_text(result, source, harness_paths)
+    data = result.to_json()
+    if path != source:
+        data["task"] = path
+        if expected is not None:
+            data["expected_verdict"] = "TRUE" if expected else "FALSE"
+    if harness_paths:
+        data["harnesses"] = harness_paths
+    data["exit"] = {"TRUE": EXIT_TRUE, "FALSE": EXIT_FALSE}.get(result.verdict, EXIT_UNKNOWN)
+    return data
+
+
+def _write_harnesses(result, args: argparse.Namespace, source: str) -> list[str]:
+    written: list[str] = []
+    for i, v in enumerate(result.violations):
+        if v.harness is None:
+            continue
+        target = None
+        if args.harness and i == 0:
+            target = args.harness
+        elif args.harness_dir:
+            os.makedirs(args.harness_dir, exist_ok=True)
+            stem = os.path.splitext(os.path.basename(source))[0]
+            target = os.path.join(args.harness_dir, f"{stem}.harness{'' if i == 0 else f'-{i + 1}'}.c")
+        if target:
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(v.harness)
+            written.append(target)
+    return written
+
+
+def _print_text(result, source: str, harnesses: list[str]) -> None:
+    for w in result.warnings:
+        print(w)
+    for v in result.violations:
+        where = f"{v.range}" if v.range else source
+        print(f"{where}: error: {v.message.split(' (for example', 1)[0]}")
+        print("  error path:")
+        for s in v.steps:
+            loc = f"{os.path.basename(s.range.file)}:{s.range.line}" if s.range else "(input)"
+            text = " ".join(s.text.split()) if s.kind not in ("error", "branch") else ""
+            if len(text) > 44:
+                text = text[:41] + "..."
+            print(f"    {loc:<18} {text:<44}  {s.message}")
+        if v.inputs:
+            print("  inputs:")
+            for inp in v.inputs:
+                print(f"    {inp.source}() = {inp.value}" if not inp.source.startswith("input ")
+                      else f"    {inp.source[6:]} = {inp.value}")
+        for n in v.notes:
+            print(f"  note: {n}")
+    for h in harnesses:
+        print(f"  test harness written to {h} (build: gcc {source} {h})")
+    if result.verdict == "UNKNOWN" and result.unsupported_range is not None:
+        print(f"{result.unsupported_range}: note: {result.reason}")
+    st = result.statistics
+    print(f"Statistics: {st.time:.2f}s, {st.states} states, {st.refinements} refinements, "
+          f"BAM cache {st.cache_hits} hits / {st.cache_misses} misses")
+    if result.verdict == "TRUE":
+        print("Verification result: TRUE. No property violation found by chosen configuration.")
+    elif result.verdict == "FALSE":
+        print("Verification result: FALSE. Property violation (unreach-call) found by chosen configuration.")
+    else:
+        print(f"Verification result: UNKNOWN, incomplete analysis. ({result.reason})")

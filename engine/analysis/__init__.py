@@ -1,0 +1,1 @@
+"""Configurable program analysis: domains, the CPA algorithm, BAM, CEGAR."""

@@ -1,0 +1,217 @@
+"""Block-abstraction memoization with procedure blocks and recursion (seeds 000 and 001).
+
+Each call is analysed as a block from its *reduced* entry state; results are memoized by
+(block, reduced entry state, reduced precision). Recursion is handled by a fixpoint over
+procedure summaries:
+
+* A call whose reduced entry is covered by a block analysis already open on the stack
+  (checked against the whole stack, i.e. before pushing the new level) is not unrolled:
+  it uses the exit states known so far for that open analysis (empty at first) and marks
+  every open level from there up as *recursion-dependent*.
+* When an iteration ends, each summary that was consumed through coverage is compared
+  with its final exit states. If an exit is not covered by what was consumed, the
+  iteration was an under-approximation: all recursion-dependent cache entries are
+  dropped (their exit states are kept as the next summaries) and the program is
+  re-explored. Independent entries are reused, so non-recursive programs take one pass.
+* At the fixpoint every consumed summary is inductive (Hoare's recursion rule), so the
+  result is sound.
+
+Targets found inside a block stop the analysis and travel up with the call chain that
+leads to them, so the error path can be rebuilt through nested (and cached) blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from ..cfa.cfa import Program
+from ..cfa.ir import CallEdge
+from .arg import ARGState
+from .cpa import Block, CompositeCPA
+from .cpa_algorithm import Budget, Successors, run_cpa
+
+
+class AnalysisUnsupported(Exception):
+    def __init__(self, what: str, where):
+        self.what = what
+        self.where = where
+        super().__init__(f"{where}: {what}" if where else what)
+
+
+@dataclass
+class TargetTrace:
+    """A target state and the calls leading to its block from the current level."""
+
+    state: ARGState
+    chain: tuple[tuple[ARGState, ARGState], ...] = ()  # (call state in caller, callee block root)
+
+
+@dataclass
+class BlockResult:
+    root: ARGState
+    exits: list[ARGState]
+    targets: list[TargetTrace]
+    dependent: bool
+    states: int = 0
+
+
+@dataclass
+class _Level:
+    key: Hashable
+    block: Block
+    entry: tuple
+    dependent: bool = False
+
+
+@dataclass
+class BAMStats:
+    cache_hits: int = 0
+    cache_misses: int = 0
+    covered_calls: int = 0
+    fixpoint_iterations: int = 0
+    blocks_analysed: int = 0
+    max_depth: int = 0
+    analysed_functions: dict[str, int] = field(default_factory=dict)
+
+
+class BAM:
+    def __init__(self, program: Program, cpa: CompositeCPA, blocks: dict[str, Block], budget: Budget,
+                 order: str = "dfs", max_depth: int = 5000):
+        self.program = program
+        self.cpa = cpa
+        self.blocks = blocks
+        self.budget = budget
+        self.order = order
+        self.max_depth = max_depth
+        self.cache: dict[Hashable, BlockResult] = {}
+        self.summaries: dict[Hashable, list[ARGState]] = {}
+        self.stack: list[_Level] = []
+        self.consumed: dict[Hashable, list[ARGState]] = {}
+        self.stats = BAMStats()
+        self.excluded_targets: set[int] = set()  # error nodes already reported (by id)
+        self.on_block_result = None  # optional hook(block, entry, prec_key, result) for the summary store
+
+    # ---- keys -------------------------------------------------------------------
+    def key(self, block: Block, reduced: tuple, prec: dict) -> Hashable:
+        return (block.name, reduced, self.cpa.precision_key(prec, block))
+
+    # ---- the fixpoint -------------------------------------------------------------
+    def run(self, prec: dict) -> BlockResult:
+        """Analyse the whole program (the start block); returns its result at the fixpoint."""
+        start = self.blocks[self.program.start.name]
+        initial = self.cpa.initial(start.entry)
+        while True:
+            self.stats.fixpoint_iterations += 1
+            self.consumed = {}
+            self.stack = []
+            result = self.analyse(start, initial, prec)
+            if result.targets:
+                # The iteration was cut short: its recursion-dependent entries are incomplete.
+                self._drop_dependent()
+                return result
+            if not self._needs_iteration():
+                return result
+            self._drop_dependent()
+            self.budget.check()
+
+    def _needs_iteration(self) -> bool:
+        for k, snapshot in self.consumed.items():
+            final = self.summaries.get(k, [])
+            for e in final:
+                if not any(self.cpa.is_less_or_equal(e.state, o.state) for o in snapshot):
+                    return True
+        return False
+
+    def _drop_dependent(self) -> None:
+        for k in [k for k, r in self.cache.items() if r.dependent]:
+            del self.cache[k]
+
+    # ---- block analysis ------------------------------------------------------------
+    def analyse(self, block: Block, reduced: tuple, prec: dict) -> BlockResult:
+        key = self.key(block, reduced, prec)
+        cached = self.cache.get(key)
+        if cached is not None and not (cached.targets and self._stale_targets(cached)):
+            self.stats.cache_hits += 1
+            if cached.dependent and self.stack:
+                self.stack[-1].dependent = True
+            return cached
+        # A recursive call covered by an open analysis: use that analysis's summary so far.
+        for i in range(len(self.stack) - 1, -1, -1):
+            lvl = self.stack[i]
+            if lvl.block.name == block.name and lvl.key[2] == key[2] and \
+                    self.cpa.is_less_or_equal(reduced, lvl.entry):
+                self.stats.covered_calls += 1
+                for j in range(i, len(self.stack)):
+                    self.stack[j].dependent = True
+                summary = list(self.summaries.get(lvl.key, []))
+                self.consumed.setdefault(lvl.key, summary)
+                return BlockResult(ARGState(reduced), summary, [], True)
+        if len(self.stack) >= self.max_depth:
+            raise AnalysisUnsupported(f"recursion deeper than {self.max_depth} calls", None)
+        self.stats.cache_misses += 1
+        self.stats.blocks_analysed += 1
+        self.stats.analysed_functions[block.name] = self.stats.analysed_functions.get(block.name, 0) + 1
+        level = _Level(key, block, reduced)
+        self.stack.append(level)
+        self.stats.max_depth = max(self.stats.max_depth, len(self.stack))
+        root = ARGState(reduced)
+        try:
+            states, targets = run_cpa(
+                self.cpa, root, lambda s: self._successors(s, block, prec),
+                lambda s: s.location is block.exit, prec, self.budget, self.order)
+        finally:
+            self.stack.pop()
+        exits = [s for s in states if s.location is block.exit]
+        traces = [t if isinstance(t, TargetTrace) else TargetTrace(t) for t in targets]
+        result = BlockResult(root, exits, traces, level.dependent, len(states))
+        if level.dependent:
+            old = self.summaries.get(key, [])
+            merged = list(old)
+            for e in exits:
+                if not any(self.cpa.is_less_or_equal(e.state, o.state) for o in merged):
+                    merged.append(e)
+            self.summaries[key] = merged
+            result.exits = merged if not traces else exits
+        self.cache[key] = result
+        if level.dependent and self.stack:
+            self.stack[-1].dependent = True
+        if self.on_block_result is not None and not traces:
+            self.on_block_result(block, reduced, key, result)
+        return result
+
+    def _stale_targets(self, result: BlockResult) -> bool:
+        return any(id(t.state.location) in self.excluded_targets for t in result.targets)
+
+    def _successors(self, s: ARGState, block: Block, prec: dict) -> Successors:
+        cpa = self.cpa
+        loc = s.location
+        out = Successors()
+        if loc.error is not None:
+            return out
+        for edge in loc.out:
+            if isinstance(edge, CallEdge):
+                callee = self.program.functions[edge.callee]
+                if callee.unsupported is not None:
+                    raise AnalysisUnsupported(callee.unsupported[0], callee.unsupported[1])
+                cblock = self.blocks[edge.callee]
+                for entry in cpa.call_entry(s.state, edge, callee, prec):
+                    reduced = cpa.reduce(entry, cblock, prec)
+                    res = self.analyse(cblock, reduced, prec)
+                    live = [t for t in res.targets if id(t.state.location) not in self.excluded_targets]
+                    if live:
+                        out.targets = [TargetTrace(t.state, ((s, res.root),) + t.chain) for t in live]
+                        return out
+                    for exit_state in res.exits:
+                        expanded = cpa.expand(entry, exit_state.state, cblock)
+                        rebuilt = cpa.rebuild(s.state, entry, expanded, cblock, edge)
+                        for ret in cpa.return_to(rebuilt, edge, callee, prec):
+                            ret = cpa.prec(ret, prec, edge.succ)
+                            out.states.append(ARGState(ret, s, edge, exit_state))
+            else:
+                for succ in cpa.transfer(s.state, edge, prec):
+                    succ = cpa.prec(succ, prec, edge.succ)
+                    if edge.succ.error is not None and id(edge.succ) in self.excluded_targets:
+                        continue
+                    out.states.append(ARGState(succ, s, edge))
+        return out

@@ -1,0 +1,99 @@
+"""CEGAR around BAM (seed 004 Alg. 2, with BAM's transfer inside, as in seed 000).
+
+Abstract error paths are confirmed by z3 on the exact bit-vector encoding; only a
+satisfiable path becomes a violation. An infeasible path refines the value precision
+by explicit-value interpolation. After a refinement the analysis restarts from the
+start block, but the BAM cache survives: a block whose reduced precision did not
+change is not re-explored (its key still hits), which is how refinement invalidates
+exactly the cache entries it affects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cfa.cfa import Program
+from .bam import BAM, AnalysisUnsupported
+from .cpa_algorithm import Budget
+from .interpolation import interpolate
+from .path import ErrorPath, reconstruct
+from .precision import ValuePrecision
+from .smt import Feasibility, check_path
+
+
+@dataclass
+class Confirmed:
+    path: ErrorPath
+    feasibility: Feasibility
+
+
+@dataclass
+class CegarOutcome:
+    status: str  # "safe" | "unsafe" | "unknown"
+    reason: str = ""
+    confirmed: list[Confirmed] = field(default_factory=list)
+    refinements: int = 0
+    precision: ValuePrecision | None = None
+    unsupported_range: object = None
+    complete: bool = True  # False when stopping after the first violation
+
+
+def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget, max_violations: int = 1,
+          max_refinements: int = 500, smt_timeout_ms: int = 60_000) -> CegarOutcome:
+    out = CegarOutcome("safe", precision=precision)
+    prec = precision
+    seen_paths: set[tuple] = set()
+    while True:
+        budget.check()
+        try:
+            result = bam.run({"value": prec})
+        except AnalysisUnsupported as u:
+            out.status = "unknown"
+            out.reason = f"unsupported feature: {u.what}" + (f" at {u.where}" if u.where else "")
+            out.unsupported_range = u.where
+            return out
+        out.precision = prec
+        if not result.targets:
+            out.status = "unsafe" if out.confirmed else "safe"
+            return out
+        path = reconstruct(result.targets[0], program)
+        feas = check_path(program, path, smt_timeout_ms)
+        if feas.status == "sat":
+            out.confirmed.append(Confirmed(path, feas))
+            if len(out.confirmed) >= max_violations:
+                out.status = "unsafe"
+                out.complete = False
+                return out
+            bam.excluded_targets.add(id(path.error_node))
+            continue
+        if feas.status == "unsupported":
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.reason = (f"an error path could not be confirmed: cbam cannot encode {feas.reason}"
+                          + (f" (at {feas.unsupported_range})" if feas.unsupported_range else ""))
+            out.unsupported_range = feas.unsupported_range
+            out.complete = False
+            return out
+        if feas.status == "unknown":
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.reason = f"an error path could not be confirmed: {feas.reason}"
+            out.complete = False
+            return out
+        # Infeasible: refine.
+        signature = tuple((s.kind, id(s.edge)) for s in path.steps)
+        pairs = interpolate(program, path, budget.check)
+        if pairs is None:
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.reason = ("refinement made no progress: an error path is infeasible, but only through relations "
+                          "between unknown values, which the value analysis cannot express "
+                          f"(path to {path.error.range})")
+            out.complete = False
+            return out
+        new_prec = prec.refined(pairs, program)
+        if new_prec.same_as(prec) or signature in seen_paths or out.refinements >= max_refinements:
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.reason = "refinement made no progress: the same spurious error path keeps coming back"
+            out.complete = False
+            return out
+        seen_paths.add(signature)
+        prec = new_prec
+        out.refinements += 1

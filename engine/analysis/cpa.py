@@ -1,0 +1,186 @@
+"""The CPA interface (seed 003) with the BAM operators (seeds 000/001), and the composite CPA.
+
+Algorithms (the CPA algorithm, BAM, CEGAR) only use these interfaces; a domain is one
+class implementing :class:`CPA`. States are immutable and hashable.
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cfa.cfa import CFANode, FunctionCFA
+from ..cfa.ir import CallEdge, Edge
+
+State = Hashable
+
+
+@dataclass(frozen=True)
+class Block:
+    """A procedure block: a function together with everything it calls, transitively."""
+
+    name: str
+    function: FunctionCFA
+    functions: frozenset[str]
+    vars: frozenset[str]  # every variable an operation of the block mentions
+    havocs_all_globals: bool  # calls an external function that may write any global
+    writes_memory: bool  # writes through a pointer or lets an external function do so
+
+    @property
+    def entry(self) -> CFANode:
+        return self.function.entry
+
+    @property
+    def exit(self) -> CFANode:
+        return self.function.exit
+
+
+class CPA(ABC):
+    """One abstract domain with its operators. ``prec`` is the domain's own precision object."""
+
+    name: str = "cpa"
+    joins: bool = False  # True if merge joins states at the same location (merge-join)
+
+    @abstractmethod
+    def initial(self, node: CFANode) -> State: ...
+
+    # -- lattice ------------------------------------------------------------
+    @abstractmethod
+    def is_less_or_equal(self, a: State, b: State) -> bool: ...
+
+    def join(self, a: State, b: State) -> State:
+        raise NotImplementedError(f"{self.name} has no join")
+
+    # -- transfer -------------------------------------------------------------
+    @abstractmethod
+    def transfer(self, state: State, edge: Edge, prec: Any) -> list[State]:
+        """Successors along an intraprocedural edge (never a CallEdge); [] if infeasible."""
+
+    @abstractmethod
+    def call_entry(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[State]:
+        """The state at the callee's entry: arguments passed to parameters."""
+
+    @abstractmethod
+    def return_to(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[State]:
+        """After rebuild: the callee's result assigned to the call's left-hand side."""
+
+    # -- merge / stop / prec ------------------------------------------------------
+    def merge(self, new: State, old: State, prec: Any, node: CFANode) -> State:
+        return old  # merge-sep
+
+    def stop(self, state: State, reached: Sequence[State], prec: Any) -> bool:
+        return any(self.is_less_or_equal(state, r) for r in reached)
+
+    def prec(self, state: State, prec: Any, node: CFANode) -> State:
+        return state
+
+    # -- BAM operators ------------------------------------------------------------
+    @abstractmethod
+    def reduce(self, state: State, block: Block, prec: Any) -> State: ...
+
+    @abstractmethod
+    def expand(self, entry: State, reduced_exit: State, block: Block) -> State: ...
+
+    @abstractmethod
+    def rebuild(self, call: State, entry: State, exit: State, block: Block, edge: CallEdge) -> State: ...
+
+    def precision_key(self, prec: Any, block: Block) -> Hashable:
+        return None
+
+    # -- presentation / persistence ---------------------------------------------
+    def describe(self, state: State) -> str:
+        return str(state)
+
+    def to_json(self, state: State) -> Any:
+        return repr(state)
+
+    def from_json(self, data: Any) -> State:
+        raise NotImplementedError
+
+
+class CompositeCPA:
+    """The product of component CPAs; component 0 is the location CPA."""
+
+    def __init__(self, components: list[CPA]):
+        self.components = components
+        self.names = [c.name for c in components]
+
+    def location(self, state: tuple) -> CFANode:
+        return state[0]
+
+    def component(self, state: tuple, name: str) -> Any:
+        return state[self.names.index(name)]
+
+    def initial(self, node: CFANode) -> tuple:
+        return tuple(c.initial(node) for c in self.components)
+
+    def is_less_or_equal(self, a: tuple, b: tuple) -> bool:
+        return all(c.is_less_or_equal(x, y) for c, x, y in zip(self.components, a, b))
+
+    def _product(self, parts: list[list]) -> list[tuple]:
+        if any(not p for p in parts):
+            return []
+        if all(len(p) == 1 for p in parts):
+            return [tuple(p[0] for p in parts)]
+        return [tuple(t) for t in itertools.product(*parts)]
+
+    def transfer(self, state: tuple, edge: Edge, prec: dict) -> list[tuple]:
+        parts = []
+        for c, s in zip(self.components, state):
+            succ = c.transfer(s, edge, prec.get(c.name))
+            if not succ:
+                return []
+            parts.append(succ)
+        return self._product(parts)
+
+    def call_entry(self, state: tuple, edge: CallEdge, callee: FunctionCFA, prec: dict) -> list[tuple]:
+        parts = []
+        for c, s in zip(self.components, state):
+            succ = c.call_entry(s, edge, callee, prec.get(c.name))
+            if not succ:
+                return []
+            parts.append(succ)
+        return self._product(parts)
+
+    def return_to(self, state: tuple, edge: CallEdge, callee: FunctionCFA, prec: dict) -> list[tuple]:
+        parts = []
+        for c, s in zip(self.components, state):
+            succ = c.return_to(s, edge, callee, prec.get(c.name))
+            if not succ:
+                return []
+            parts.append(succ)
+        return self._product(parts)
+
+    def merge(self, new: tuple, old: tuple, prec: dict, node: CFANode) -> tuple:
+        """merge-agree: join the joining components when all the others are equal; else keep old."""
+        if not any(c.joins for c in self.components):
+            return old
+        for c, n, o in zip(self.components, new, old):
+            if not c.joins and n != o:
+                return old
+        return tuple(c.merge(n, o, prec.get(c.name), node) if c.joins else o
+                     for c, n, o in zip(self.components, new, old))
+
+    def stop(self, state: tuple, reached: Sequence[tuple], prec: dict) -> bool:
+        return any(self.is_less_or_equal(state, r) for r in reached)
+
+    def prec(self, state: tuple, prec: dict, node: CFANode) -> tuple:
+        return tuple(c.prec(s, prec.get(c.name), node) for c, s in zip(self.components, state))
+
+    def reduce(self, state: tuple, block: Block, prec: dict) -> tuple:
+        return tuple(c.reduce(s, block, prec.get(c.name)) for c, s in zip(self.components, state))
+
+    def expand(self, entry: tuple, reduced_exit: tuple, block: Block) -> tuple:
+        return tuple(c.expand(e, x, block) for c, e, x in zip(self.components, entry, reduced_exit))
+
+    def rebuild(self, call: tuple, entry: tuple, exit: tuple, block: Block, edge: CallEdge) -> tuple:
+        return tuple(c.rebuild(a, b, x, block, edge) for c, a, b, x in zip(self.components, call, entry, exit))
+
+    def precision_key(self, prec: dict, block: Block) -> Hashable:
+        return tuple(c.precision_key(prec.get(c.name), block) for c in self.components)
+
+    def describe(self, state: tuple) -> str:
+        return " | ".join(c.describe(s) for c, s in zip(self.components, state))

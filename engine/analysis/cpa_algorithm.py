@@ -1,0 +1,89 @@
+"""The CPA algorithm (seed 003 Alg. 4.1 / seed 004 Alg. 1) over one block.
+
+The successor function is supplied by the caller (BAM), so block abstractions at
+call edges stay outside this loop, and this loop stays outside any domain.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .arg import ARGState
+from .cpa import CompositeCPA
+
+
+class Budget:
+    """Time and state limits for a whole verification run."""
+
+    def __init__(self, timeout: float | None, max_states: int | None = None, cancel: Callable[[], bool] | None = None):
+        self.deadline = (time.monotonic() + timeout) if timeout else None
+        self.max_states = max_states
+        self.states = 0
+        self.cancel = cancel
+
+    def tick(self) -> None:
+        self.states += 1
+        if self.states & 0xFF == 0:
+            self.check()
+
+    def check(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BudgetExceeded("timeout")
+        if self.max_states is not None and self.states > self.max_states:
+            raise BudgetExceeded("state limit")
+        if self.cancel is not None and self.cancel():
+            raise BudgetExceeded("cancelled")
+
+
+class BudgetExceeded(Exception):
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)
+
+
+@dataclass
+class Successors:
+    states: list[ARGState] = field(default_factory=list)
+    targets: list[object] = field(default_factory=list)  # opaque target records, propagated upward
+
+
+def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], Successors],
+            is_stop_location: Callable[[ARGState], bool], prec: dict, budget: Budget,
+            order: str = "dfs") -> tuple[list[ARGState], list[object]]:
+    """Explore from ``root``; returns (reached states, targets). Stops at the first target."""
+    reached: dict[object, list[ARGState]] = {root.location: [root]}
+    all_states = [root]
+    waitlist: deque[ARGState] = deque([root])
+    pop = waitlist.pop if order == "dfs" else waitlist.popleft
+    while waitlist:
+        s = pop()
+        if is_stop_location(s):
+            continue
+        budget.tick()
+        succ = successors(s)
+        if succ.targets:
+            return all_states, succ.targets
+        for s2 in succ.states:
+            loc = s2.location
+            if loc.error is not None:
+                return all_states + [s2], [s2]
+            bucket = reached.setdefault(loc, [])
+            if cpa.components and any(c.joins for c in cpa.components):
+                for i, old in enumerate(bucket):
+                    merged = cpa.merge(s2.state, old.state, prec, loc)
+                    if merged is not old.state and merged != old.state:
+                        repl = ARGState(merged, old.parent, old.edge, old.summary_exit)
+                        bucket[i] = repl
+                        all_states.append(repl)
+                        old.covered = True
+                        waitlist.append(repl)
+            if cpa.stop(s2.state, [b.state for b in bucket], prec):
+                s2.covered = True
+                continue
+            bucket.append(s2)
+            all_states.append(s2)
+            waitlist.append(s2)
+    return all_states, []

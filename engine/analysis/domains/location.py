@@ -1,0 +1,51 @@
+"""The location CPA: the program counter, a flat lattice; reduce/expand/rebuild are identities."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cfa.cfa import CFANode, FunctionCFA
+from ...cfa.ir import CallEdge, Edge
+from ..cpa import CPA, Block
+
+
+class LocationCPA(CPA):
+    name = "location"
+
+    def initial(self, node: CFANode) -> CFANode:
+        return node
+
+    def is_less_or_equal(self, a: CFANode, b: CFANode) -> bool:
+        return a is b
+
+    def join(self, a: CFANode, b: CFANode) -> CFANode:
+        if a is not b:
+            raise ValueError("join of different locations")
+        return a
+
+    def transfer(self, state: CFANode, edge: Edge, prec: Any) -> list[CFANode]:
+        return [edge.succ]
+
+    def call_entry(self, state: CFANode, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[CFANode]:
+        return [callee.entry]
+
+    def return_to(self, state: CFANode, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[CFANode]:
+        return [edge.succ]
+
+    def merge(self, new: CFANode, old: CFANode, prec: Any, node: CFANode) -> CFANode:
+        return old
+
+    def reduce(self, state: CFANode, block: Block, prec: Any) -> CFANode:
+        return state
+
+    def expand(self, entry: CFANode, reduced_exit: CFANode, block: Block) -> CFANode:
+        return reduced_exit
+
+    def rebuild(self, call: CFANode, entry: CFANode, exit: CFANode, block: Block, edge: CallEdge) -> CFANode:
+        return exit
+
+    def describe(self, state: CFANode) -> str:
+        return state.key
+
+    def to_json(self, state: CFANode) -> Any:
+        return state.key

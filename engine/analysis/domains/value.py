@@ -1,0 +1,292 @@
+"""Explicit-value analysis (seed 004) with exact machine-integer semantics.
+
+A state maps tracked variables to concrete values; a missing variable is unknown. The
+precision says which variables may be tracked at which location; CEGAR refines it.
+Pointers and aggregates are not tracked: a write through a pointer makes every
+address-taken variable unknown, which keeps the analysis sound under aliasing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from ...cfa.cfa import CFANode, FunctionCFA, Program
+from ...cfa.ctype import IntType
+from ...cfa.ir import (
+    AbortEdge,
+    AssignEdge,
+    AssumeEdge,
+    Binary,
+    BlankEdge,
+    CallEdge,
+    Cast,
+    Const,
+    DeclEdge,
+    Edge,
+    Expr,
+    ExternalCallEdge,
+    Nondet,
+    ReturnEdge,
+    Unary,
+    Var,
+)
+from ...cfa.semantics import eval_binary, eval_cast, eval_unary
+from ..cpa import CPA, Block
+from ..precision import ValuePrecision
+
+
+class ValueState:
+    """An immutable map variable -> int."""
+
+    __slots__ = ("m", "_h")
+
+    def __init__(self, m: Mapping[str, int] | None = None):
+        self.m: dict[str, int] = dict(m) if m else {}
+        self._h: int | None = None
+
+    def __hash__(self) -> int:
+        if self._h is None:
+            self._h = hash(frozenset(self.m.items()))
+        return self._h
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ValueState) and self.m == other.m
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(f"{k}={v}" for k, v in sorted(self.m.items())) + "}"
+
+    def get(self, name: str) -> int | None:
+        return self.m.get(name)
+
+    def set(self, name: str, value: int | None) -> ValueState:
+        if value is None:
+            if name not in self.m:
+                return self
+            m = dict(self.m)
+            del m[name]
+            return ValueState(m)
+        if self.m.get(name) == value and name in self.m:
+            return self
+        m = dict(self.m)
+        m[name] = value
+        return ValueState(m)
+
+    def without(self, pred: Callable[[str], bool]) -> ValueState:
+        if not any(pred(k) for k in self.m):
+            return self
+        return ValueState({k: v for k, v in self.m.items() if not pred(k)})
+
+    def restrict(self, keep: Callable[[str], bool]) -> ValueState:
+        return self.without(lambda k: not keep(k))
+
+
+def evaluate(e: Expr, lookup: Callable[[str], int | None]) -> int | None:
+    """The value of a side-effect-free expression, or None when it is not a single known value."""
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Var):
+        return lookup(e.name) if isinstance(e.type, IntType) else None
+    if isinstance(e, Binary):
+        if not isinstance(e.left.type, IntType) or not isinstance(e.right.type, IntType):
+            return None
+        a = evaluate(e.left, lookup)
+        if a is None:
+            # 0 && .. style short-cuts do not exist here (&& is control flow), but x*0 and x&0 do.
+            if e.op in ("*", "&"):
+                b = evaluate(e.right, lookup)
+                if b == 0:
+                    return 0
+            return None
+        b = evaluate(e.right, lookup)
+        if b is None:
+            if e.op in ("*", "&") and a == 0:
+                return 0
+            return None
+        return eval_binary(e.op, a, b, e.left.type, e.type)
+    if isinstance(e, Unary):
+        a = evaluate(e.arg, lookup)
+        return None if a is None else eval_unary(e.op, a, e.arg.type if e.op != "!" else e.type)
+    if isinstance(e, Cast):
+        if not isinstance(e.arg.type, IntType):
+            return None
+        a = evaluate(e.arg, lookup)
+        return None if a is None else eval_cast(a, e.type)
+    return None
+
+
+def solve_for_var(cond: Expr, truth: bool, lookup: Callable[[str], int | None]) -> tuple[str, int] | None | bool:
+    """If assume(cond == truth) pins one unknown variable to a single value, return it.
+
+    Returns (var, value), or False if the assumption is unsatisfiable for that variable,
+    or None if nothing can be concluded.
+    """
+    if isinstance(cond, Unary) and cond.op == "!":
+        return solve_for_var(cond.arg, not truth, lookup)
+    if isinstance(cond, Binary) and cond.op in ("==", "!=") and (cond.op == "==") == truth:
+        for lhs, rhs in ((cond.left, cond.right), (cond.right, cond.left)):
+            val = evaluate(rhs, lookup)
+            if val is None:
+                continue
+            return _invert(lhs, val, lookup)
+        return None
+    if not isinstance(cond, Binary) or cond.op not in ("==", "!=", "<", ">", "<=", ">="):
+        if not truth and isinstance(cond.type, IntType):  # [!(x)] means x == 0
+            return _invert(cond, 0, lookup)
+    return None
+
+
+def _invert(lhs: Expr, val: int, lookup: Callable[[str], int | None]) -> tuple[str, int] | None | bool:
+    while True:
+        if isinstance(lhs, Var) and isinstance(lhs.type, IntType):
+            if lookup(lhs.name) is not None:
+                return None
+            return (lhs.name, val) if lhs.type.contains(val) else False
+        if isinstance(lhs, Cast) and isinstance(lhs.arg.type, IntType) and isinstance(lhs.type, IntType):
+            inner_t = lhs.arg.type
+            # The cast is injective on its source type when it does not narrow.
+            if lhs.type.is_bool:
+                return None
+            if lhs.type.bits >= inner_t.bits or (lhs.type.bits == inner_t.bits):
+                cand = inner_t.wrap(val)
+                if eval_cast(cand, lhs.type) != val:
+                    return False
+                lhs, val = lhs.arg, cand
+                continue
+            return None
+        return None
+
+
+class ValueCPA(CPA):
+    name = "value"
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.vars = program.vars
+        self.addressed = frozenset(n for n, v in program.vars.items() if v.addressed)
+        self.globals = frozenset(n for n, v in program.vars.items() if v.is_global)
+
+    def initial(self, node: CFANode) -> ValueState:
+        return ValueState()
+
+    def is_less_or_equal(self, a: ValueState, b: ValueState) -> bool:
+        if len(b.m) > len(a.m):
+            return False
+        am = a.m
+        return all(am.get(k, _MISSING) == v for k, v in b.m.items())
+
+    def join(self, a: ValueState, b: ValueState) -> ValueState:
+        return ValueState({k: v for k, v in a.m.items() if b.m.get(k, _MISSING) == v})
+
+    # ---- transfer -----------------------------------------------------------
+    def _assign(self, state: ValueState, lhs: Expr, value: int | None) -> ValueState:
+        if isinstance(lhs, Var):
+            if not isinstance(lhs.type, IntType):
+                return state.set(lhs.name, None)
+            return state.set(lhs.name, value)
+        root = lhs
+        while not isinstance(root, Var):
+            inner = getattr(root, "base", None)
+            if inner is None:
+                # A write through a pointer may hit any variable whose address was taken.
+                return state.without(lambda k: k in self.addressed)
+            root = inner
+        return state  # an element or member of an aggregate: aggregates are not tracked
+
+    def transfer(self, state: ValueState, edge: Edge, prec: Any) -> list[ValueState]:
+        lookup = state.m.get
+        if isinstance(edge, AssignEdge):
+            assert edge.lhs is not None and edge.rhs is not None
+            value = None if isinstance(edge.rhs, Nondet) else evaluate(edge.rhs, lookup)
+            return [self._assign(state, edge.lhs, value)]
+        if isinstance(edge, AssumeEdge):
+            assert edge.cond is not None
+            v = evaluate(edge.cond, lookup)
+            if v is not None:
+                return [state] if (v != 0) == edge.truth else []
+            solved = solve_for_var(edge.cond, edge.truth, lookup)
+            if solved is False:
+                return []
+            if isinstance(solved, tuple):
+                return [state.set(solved[0], solved[1])]
+            return [state]
+        if isinstance(edge, DeclEdge):
+            assert edge.var is not None
+            if edge.init is None or isinstance(edge.init, Nondet):
+                return [state.set(edge.var.name, None)]
+            return [self._assign(state, edge.var, evaluate(edge.init, lookup))]
+        if isinstance(edge, ReturnEdge):
+            if edge.result_var is None:
+                return [state]
+            value = evaluate(edge.value, lookup) if edge.value is not None else None
+            return [self._assign(state, edge.result_var, value)]
+        if isinstance(edge, ExternalCallEdge):
+            s = state
+            if edge.writes_globals:
+                s = s.without(lambda k: k in self.globals)
+            if any(not isinstance(a.type, IntType) for a in edge.args):
+                s = s.without(lambda k: k in self.addressed)
+            if edge.lhs is not None:
+                s = self._assign(s, edge.lhs, None)
+            return [s]
+        if isinstance(edge, BlankEdge | AbortEdge):
+            return [state]
+        raise TypeError(f"value analysis: unexpected edge {type(edge).__name__}")
+
+    def call_entry(self, state: ValueState, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[ValueState]:
+        lookup = state.m.get
+        values = [evaluate(a, lookup) for a in edge.args]
+        fname = callee.name
+        # The callee's locals start fresh: otherwise a caller's same-named locals (recursion)
+        # would leak into the block's cache key.
+        s = state.without(lambda k: self.vars[k].function == fname if k in self.vars else False)
+        for p, v in zip(callee.params, values):
+            s = s.set(p, v if isinstance(self.vars[p].type, IntType) else None)
+        return [s]
+
+    def return_to(self, state: ValueState, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[ValueState]:
+        if edge.lhs is None or callee.result_var is None:
+            return [state]
+        return [self._assign(state, edge.lhs, state.get(callee.result_var))]
+
+    def prec(self, state: ValueState, prec: ValuePrecision | None, node: CFANode) -> ValueState:
+        if prec is None or prec.track_all:
+            return state
+        return state.restrict(lambda k: prec.tracks(node, k))
+
+    # ---- BAM ----------------------------------------------------------------
+    def reduce(self, state: ValueState, block: Block, prec: Any) -> ValueState:
+        return state.restrict(lambda k: k in block.vars)
+
+    def expand(self, entry: ValueState, reduced_exit: ValueState, block: Block) -> ValueState:
+        drop_globals = block.havocs_all_globals
+        drop_memory = block.writes_memory
+        m = {k: v for k, v in entry.m.items() if k not in block.vars
+             and not (drop_globals and k in self.globals) and not (drop_memory and k in self.addressed)}
+        m.update(reduced_exit.m)
+        return ValueState(m)
+
+    def rebuild(self, call: ValueState, entry: ValueState, exit: ValueState, block: Block,
+                edge: CallEdge) -> ValueState:
+        result_var = block.function.result_var
+        m = {k: v for k, v in call.m.items()
+             if k not in self.globals and k != result_var and not (block.writes_memory and k in self.addressed)}
+        for k, v in exit.m.items():
+            if k in self.globals or k == result_var:
+                m[k] = v
+        return ValueState(m)
+
+    def precision_key(self, prec: ValuePrecision | None, block: Block) -> Hashable:
+        return None if prec is None else prec.key_for(block)
+
+    def describe(self, state: ValueState) -> str:
+        return repr(state)
+
+    def to_json(self, state: ValueState) -> Any:
+        return dict(sorted(state.m.items()))
+
+    def from_json(self, data: Any) -> ValueState:
+        return ValueState({str(k): int(v) for k, v in data.items()})
+
+
+_MISSING = object()

@@ -1,0 +1,90 @@
+"""Test harnesses that replay a counterexample, in the manner of CPAchecker's harness export.
+
+The harness is a separate C file. Each ``__VERIFIER_nondet_*`` function (and each other
+external function the path calls) returns the counterexample's values in order.
+Compiling the program together with the harness and running it reaches the error.
+"""
+
+from __future__ import annotations
+
+from ..cfa.cfa import Program
+from ..cfa.ctype import IntType
+from .result import Violation
+
+_C_TYPES = {
+    "_Bool": "_Bool", "char": "char", "signed char": "signed char", "unsigned char": "unsigned char",
+    "short": "short", "unsigned short": "unsigned short", "int": "int", "unsigned int": "unsigned int",
+    "long": "long", "unsigned long": "unsigned long", "long long": "long long",
+    "unsigned long long": "unsigned long long",
+}
+
+
+def _literal(value: int, ctype: str) -> str:
+    if ctype in ("long long",) and value < -(2**31):
+        return f"({value + 1}LL - 1)"
+    if ctype == "int" and value == -(2**31):
+        return "(-2147483647 - 1)"
+    if ctype == "long" and value < -(2**31):
+        return f"({value + 1}L - 1)"
+    suffix = {"unsigned int": "U", "unsigned long": "UL", "unsigned long long": "ULL", "long long": "LL",
+              "long": "L"}.get(ctype, "")
+    return f"{value}{suffix}"
+
+
+def write_harness(program: Program, violation: Violation, source_name: str) -> str:
+    by_fn: dict[str, list[tuple[int, str]]] = {}
+    ret_types: dict[str, str] = {}
+    for inp in violation.inputs:
+        if inp.source.startswith("input "):
+            continue
+        fn = inp.source[len("extern "):] if inp.source.startswith("extern ") else inp.source
+        ctype = _C_TYPES.get(inp.type, "int")
+        ret_types.setdefault(fn, ctype)
+        by_fn.setdefault(fn, []).append((inp.value, ctype))
+    lines = [
+        f"/* cbam test harness for {source_name}: replays the counterexample for",
+        f"   {violation.message.split(' (for example', 1)[0]}",
+        "   Build: gcc <program>.c <this file> && ./a.out */",
+        "#include <stdio.h>",
+        "#include <stdlib.h>",
+        "",
+    ]
+    for fn in sorted(by_fn):
+        ctype = ret_types[fn]
+        vals = by_fn[fn]
+        safe = fn.replace(" ", "_")
+        lits = ", ".join(_literal(v, ctype) for v, _ in vals)
+        lines += [
+            f"static const {ctype} __cbam_{safe}_values[] = {{{lits}}};",
+            f"static unsigned long __cbam_{safe}_next = 0;",
+            f"{ctype} {fn}() {{",
+            f"  if (__cbam_{safe}_next < {len(vals)}) return __cbam_{safe}_values[__cbam_{safe}_next++];",
+            "  return 0;",
+            "}",
+            "",
+        ]
+    # Nondet functions the program declares but this path never calls still need a body.
+    for name in sorted(program.declared):
+        if name.startswith("__VERIFIER_nondet_") and name not in by_fn:
+            ft = _declared_return(program, name)
+            lines += [f"{ft} {name}() {{ return 0; }}", ""]
+    defined = set(program.functions)
+    if "reach_error" in program.declared and "reach_error" not in defined:
+        lines += ['void reach_error() { fprintf(stderr, "cbam harness: reach_error() reached\\n"); abort(); }', ""]
+    if "__VERIFIER_error" in program.declared and "__VERIFIER_error" not in defined:
+        lines += ['void __VERIFIER_error() { fprintf(stderr, "cbam harness: __VERIFIER_error() reached\\n"); abort(); }',
+                  ""]
+    if "__VERIFIER_assert" in program.declared and "__VERIFIER_assert" not in defined:
+        lines += ['void __VERIFIER_assert(int c) { if (!c) { fprintf(stderr, "cbam harness: __VERIFIER_assert failed\\n");'
+                  ' abort(); } }', ""]
+    for name in ("__VERIFIER_assume", "assume_abort_if_not"):
+        if name in program.declared and name not in defined:
+            lines += [f"void {name}(int c) {{ if (!c) exit(0); }}", ""]
+    return "\n".join(lines)
+
+
+def _declared_return(program: Program, name: str) -> str:
+    t = program.func_types.get(name)
+    if t is not None and isinstance(t.ret, IntType):
+        return _C_TYPES.get(t.ret.name, "int")
+    return "int"

@@ -1,0 +1,189 @@
+"""Explicit-value interpolation along an infeasible error path (seed 004, Alg. 3 and 4).
+
+Variables are renamed per call frame (``f::x@3``) so that recursive instances do not
+clash; the interpolant at each position is reduced to the variables the rest of the
+path needs to stay contradicting, and each becomes a (location, variable) pair of the
+refined precision.
+"""
+
+from __future__ import annotations
+
+from ..cfa.cfa import CFANode, Program
+from ..cfa.ctype import IntType
+from ..cfa.ir import (
+    AbortEdge,
+    AssignEdge,
+    AssumeEdge,
+    BlankEdge,
+    CallEdge,
+    DeclEdge,
+    ExternalCallEdge,
+    Nondet,
+    ReturnEdge,
+    Var,
+)
+from ..cfa.semantics import eval_cast
+from .domains.value import evaluate, solve_for_var
+from .path import ErrorPath
+
+Values = dict[str, int]
+CONTRADICTION = None
+
+
+class PathSemantics:
+    """The strongest post of value assignments along one path, over frame-renamed variables."""
+
+    def __init__(self, program: Program, path: ErrorPath):
+        self.program = program
+        self.vars = program.vars
+        self.path = path
+        self.frames = path.frames()
+        self.addressed = {n for n, v in program.vars.items() if v.addressed}
+        # The frame a call step opens and the frame a return step goes back to.
+        self.callee_frame: dict[int, int] = {}
+        self.caller_frame: dict[int, int] = {}
+        stack: list[int] = []
+        for i, st in enumerate(path.steps):
+            if st.kind == "call":
+                stack.append(self.frames[i])
+                self.callee_frame[i] = self.frames[i + 1] if i + 1 < len(self.frames) else -1
+            elif st.kind == "return":
+                self.caller_frame[i] = stack.pop()
+
+    def inst(self, name: str, frame: int) -> str:
+        info = self.vars.get(name)
+        return name if info is None or info.is_global else f"{name}@{frame}"
+
+    @staticmethod
+    def base(inst: str) -> str:
+        return inst.split("@", 1)[0]
+
+    def location_after(self, i: int) -> CFANode:
+        st = self.path.steps[i]
+        if st.kind == "call":
+            assert isinstance(st.edge, CallEdge)
+            return self.program.functions[st.edge.callee].entry
+        return st.edge.succ
+
+    def _assign(self, v: Values, lhs, value: int | None, frame: int) -> Values | None:
+        if isinstance(lhs, Var):
+            key = self.inst(lhs.name, frame)
+            if value is None or not isinstance(lhs.type, IntType):
+                if key in v:
+                    v = dict(v)
+                    del v[key]
+                return v
+            if v.get(key) == value:
+                return v
+            v = dict(v)
+            v[key] = value
+            return v
+        root = lhs
+        while not isinstance(root, Var):
+            root = getattr(root, "base", None)
+            if root is None:
+                return {k: x for k, x in v.items() if self.base(k) not in self.addressed}
+        return v
+
+    def step(self, v: Values, i: int) -> Values | None:
+        """Apply step i; None means the path is contradicting here."""
+        st = self.path.steps[i]
+        frame = self.frames[i]
+        e = st.edge
+
+        def lookup(name: str) -> int | None:
+            return v.get(self.inst(name, frame))
+
+        if st.kind == "call":
+            assert isinstance(e, CallEdge)
+            callee = self.program.functions[e.callee]
+            nf = self.callee_frame[i]
+            vals = [evaluate(a, lookup) for a in e.args]
+            out = {k: x for k, x in v.items() if not k.endswith(f"@{nf}")}
+            for p, val in zip(callee.params, vals):
+                if val is not None and isinstance(self.vars[p].type, IntType):
+                    out[self.inst(p, nf)] = val
+            return out
+        if st.kind == "return":
+            assert isinstance(e, CallEdge)
+            callee = self.program.functions[e.callee]
+            cf = self.caller_frame[i]
+            if e.lhs is None or callee.result_var is None:
+                return v
+            return self._assign(v, e.lhs, lookup(callee.result_var), cf)
+        if isinstance(e, AssumeEdge):
+            val = evaluate(e.cond, lookup)
+            if val is not None:
+                return v if (val != 0) == e.truth else CONTRADICTION
+            solved = solve_for_var(e.cond, e.truth, lookup)
+            if solved is False:
+                return CONTRADICTION
+            if isinstance(solved, tuple):
+                out = dict(v)
+                out[self.inst(solved[0], frame)] = solved[1]
+                return out
+            return v
+        if isinstance(e, AssignEdge):
+            val = None if isinstance(e.rhs, Nondet) else evaluate(e.rhs, lookup)
+            return self._assign(v, e.lhs, val, frame)
+        if isinstance(e, DeclEdge):
+            assert e.var is not None
+            val = None if e.init is None or isinstance(e.init, Nondet) else evaluate(e.init, lookup)
+            if val is not None and isinstance(e.var.type, IntType):
+                val = eval_cast(val, e.var.type)
+            return self._assign(v, e.var, val, frame)
+        if isinstance(e, ReturnEdge):
+            if e.result_var is None:
+                return v
+            val = evaluate(e.value, lookup) if e.value is not None else None
+            return self._assign(v, e.result_var, val, frame)
+        if isinstance(e, ExternalCallEdge):
+            out = v
+            if e.writes_globals:
+                out = {k: x for k, x in out.items() if "@" in k}
+            if any(not isinstance(a.type, IntType) for a in e.args):
+                out = {k: x for k, x in out.items() if self.base(k) not in self.addressed}
+            if e.lhs is not None:
+                out = self._assign(out, e.lhs, None, frame)
+            return out
+        if isinstance(e, BlankEdge | AbortEdge):
+            return v
+        return v
+
+    def contradicts(self, v: Values, start: int) -> bool:
+        cur: Values | None = v
+        for j in range(start, len(self.path.steps)):
+            cur = self.step(cur, j)
+            if cur is None:
+                return True
+        return False
+
+
+def interpolate(program: Program, path: ErrorPath, deadline_check=None) -> list[tuple[CFANode, str]] | None:
+    """Precision increments that rule out ``path``; None if the value domain cannot refute it."""
+    sem = PathSemantics(program, path)
+    n = len(path.steps)
+    if not sem.contradicts({}, 0):
+        return None
+    pairs: list[tuple[CFANode, str]] = []
+    itp: Values = {}
+    for i in range(n):
+        if deadline_check is not None and i % 64 == 0:
+            deadline_check()
+        nxt = sem.step(itp, i)
+        if nxt is None:
+            break  # the interpolant is false from here on: nothing more to track
+        if nxt is not itp:
+            # Only variables this step added or changed can have become unnecessary.
+            changed = sorted(k for k in nxt if itp.get(k) != nxt[k])
+            candidates = changed if len(nxt) > len(changed) else sorted(nxt)
+            for k in candidates:
+                trial = {x: y for x, y in nxt.items() if x != k}
+                if sem.contradicts(trial, i + 1):
+                    nxt = trial
+        itp = nxt
+        if itp:
+            loc = sem.location_after(i)
+            for k in itp:
+                pairs.append((loc, sem.base(k)))
+    return pairs

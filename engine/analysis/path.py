@@ -1,0 +1,92 @@
+"""Error paths rebuilt through nested, cached block abstractions.
+
+A path is a list of steps: ``op`` (an intraprocedural edge), ``call`` (enter the callee
+of a CallEdge) and ``return`` (leave it, assigning the result). Each call step opens a
+fresh frame, so recursive instances of a function get their own variables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cfa.cfa import CFANode, ErrorInfo
+from ..cfa.ir import CallEdge, Edge
+from .arg import ARGState
+from .bam import TargetTrace
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # "op" | "call" | "return"
+    edge: Edge
+
+    @property
+    def target(self) -> CFANode:
+        """The location after this step."""
+        if self.kind == "call":
+            assert isinstance(self.edge, CallEdge)
+            return self._callee_entry
+        return self.edge.succ
+
+    _callee_entry: CFANode | None = None
+
+
+@dataclass
+class ErrorPath:
+    steps: list[Step]
+    error: ErrorInfo
+    error_node: CFANode
+
+    def frames(self) -> list[int]:
+        """The frame id active *before* each step (call steps open frame ids in order)."""
+        out = []
+        stack = [0]
+        next_id = 1
+        for st in self.steps:
+            out.append(stack[-1])
+            if st.kind == "call":
+                stack.append(next_id)
+                next_id += 1
+            elif st.kind == "return":
+                stack.pop()
+        return out
+
+
+def _call_edge_at(state: ARGState) -> CallEdge:
+    for e in state.location.out:
+        if isinstance(e, CallEdge):
+            return e
+    raise ValueError("no call edge at a call state")
+
+
+def _within_block(s: ARGState, program) -> list[Step]:
+    """Steps from the root of ``s``'s block analysis to ``s``, splicing summaries."""
+    chain: list[ARGState] = []
+    cur: ARGState | None = s
+    while cur is not None and cur.parent is not None:
+        chain.append(cur)
+        cur = cur.parent
+    chain.reverse()
+    steps: list[Step] = []
+    for st in chain:
+        assert st.edge is not None
+        if st.summary_exit is not None and isinstance(st.edge, CallEdge):
+            callee = program.functions[st.edge.callee]
+            steps.append(Step("call", st.edge, callee.entry))
+            steps.extend(_within_block(st.summary_exit, program))
+            steps.append(Step("return", st.edge))
+        else:
+            steps.append(Step("op", st.edge))
+    return steps
+
+
+def reconstruct(trace: TargetTrace, program) -> ErrorPath:
+    steps: list[Step] = []
+    for call_state, _callee_root in trace.chain:
+        steps.extend(_within_block(call_state, program))
+        edge = _call_edge_at(call_state)
+        steps.append(Step("call", edge, program.functions[edge.callee].entry))
+    steps.extend(_within_block(trace.state, program))
+    node = trace.state.location
+    assert node.error is not None
+    return ErrorPath(steps, node.error, node)

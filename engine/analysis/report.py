@@ -1,0 +1,130 @@
+"""Turn a confirmed error path and its z3 model into a report people can follow."""
+
+from __future__ import annotations
+
+import re
+
+import z3
+
+from ..cfa.builder import START_FUNCTION
+from ..cfa.cfa import Program
+from ..cfa.ctype import IntType
+from ..cfa.ir import (
+    AssignEdge,
+    AssumeEdge,
+    BlankEdge,
+    CallEdge,
+    DeclEdge,
+    ExternalCallEdge,
+    Nondet,
+    ReturnEdge,
+    display_name,
+)
+from .path import ErrorPath
+from .result import InputReport, PathStepReport, Violation
+from .smt import Feasibility, to_int
+
+_ASSERT_CALL = re.compile(r"^\s*__VERIFIER_assert\s*\((.*)\)\s*;?\s*$", re.S)
+
+
+def _val(model: z3.ModelRef, term: z3.ExprRef, t) -> int:
+    return to_int(model.eval(term, model_completion=True), t)
+
+
+def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Violation:
+    assert feas.encoding is not None and feas.model is not None
+    enc, model = feas.encoding, feas.model
+    inputs_at = {inp.step: inp for inp in enc.inputs}
+    steps: list[PathStepReport] = []
+    frames = path.frames()
+    call_stack: list[int] = []
+    for i, st in enumerate(path.steps):
+        e = st.edge
+        fn = e.pred.function
+        writes = {display_name(n): _val(model, t, ty) for n, t, ty in enc.writes[i]}
+        if st.kind == "call":
+            assert isinstance(e, CallEdge)
+            call_stack.append(i)
+            if fn == START_FUNCTION:
+                continue
+            args = ", ".join(f"{display_name(n)} = {_val(model, t, ty)}" for n, t, ty in enc.args.get(i, []))
+            steps.append(PathStepReport("call", f"call {e.callee}({args})", e.range, fn, e.text,
+                                        {display_name(n): _val(model, t, ty) for n, t, ty in enc.args.get(i, [])}))
+            continue
+        if st.kind == "return":
+            assert isinstance(e, CallEdge)
+            call_stack.pop()
+            if fn == START_FUNCTION:
+                continue
+            callee = program.functions[e.callee]
+            ret = None
+            if callee.result_var is not None:
+                for n, t, ty in enc.writes[i]:
+                    ret = _val(model, t, ty)
+            msg = f"{e.callee} returns {ret}" if ret is not None else f"{e.callee} returns"
+            steps.append(PathStepReport("return", msg, e.range, fn, e.text, writes))
+            continue
+        if fn == START_FUNCTION:
+            inp = inputs_at.get(i)
+            if inp is not None and inp.source.startswith("input "):
+                steps.append(PathStepReport("input", f"{inp.source[6:]} = {inp.value} (input)", None, fn, "",
+                                            {inp.source[6:]: inp.value or 0}))
+            continue
+        if isinstance(e, AssumeEdge):
+            cond = e.text or str(e.cond)
+            steps.append(PathStepReport("branch", f"branch `{cond}` {'taken' if e.truth else 'not taken'}",
+                                        e.range, fn, cond))
+        elif isinstance(e, DeclEdge | AssignEdge):
+            rhs = e.init if isinstance(e, DeclEdge) else e.rhs
+            lhs_name = display_name(e.var.name) if isinstance(e, DeclEdge) and e.var else str(e.lhs)
+            if i in inputs_at and isinstance(rhs, Nondet):
+                inp = inputs_at[i]
+                if lhs_name.startswith("__t"):
+                    msg = f"{inp.source}() returns {inp.value}"
+                else:
+                    msg = f"{lhs_name} = {inp.value} (nondet)"
+                steps.append(PathStepReport("input", msg, e.range, fn, e.text, {lhs_name: inp.value or 0}))
+            elif writes and not lhs_name.startswith("__t"):
+                shown = ", ".join(f"{k} = {v}" for k, v in writes.items())
+                steps.append(PathStepReport("decl" if isinstance(e, DeclEdge) else "assign", shown, e.range, fn,
+                                            e.text, writes))
+        elif isinstance(e, ReturnEdge):
+            if e.value is not None and writes:
+                steps.append(PathStepReport("return", f"return {next(iter(writes.values()))}", e.range, fn, e.text,
+                                            writes))
+        elif isinstance(e, ExternalCallEdge):
+            inp = inputs_at.get(i)
+            msg = f"{e.callee}() returns {inp.value} (external function: any value)" if inp else f"{e.callee}()"
+            steps.append(PathStepReport("extern", msg, e.range, fn, e.text, writes))
+        elif isinstance(e, BlankEdge) and e.succ.error is not None:
+            pass
+    # Where to report: an assertion wrapper defined in the file reports at its call.
+    err = path.error
+    message, rng, function = err.message, err.range, path.error_node.function
+    if path.error_node.function == "__VERIFIER_assert":
+        for i in range(len(path.steps) - 1, -1, -1):
+            st = path.steps[i]
+            if st.kind == "call" and isinstance(st.edge, CallEdge) and st.edge.callee == "__VERIFIER_assert":
+                m = _ASSERT_CALL.match(st.edge.text or "")
+                cond = m.group(1).strip() if m else ", ".join(str(a) for a in st.edge.args)
+                message = f"assertion `{cond}` may fail"
+                rng = st.edge.range
+                function = st.edge.pred.function
+                break
+    steps.append(PathStepReport("error", message, err.range, path.error_node.function, err.check_text))
+    inputs = [InputReport(inp.source, inp.value if inp.value is not None else 0, str(inp.type), inp.range)
+              for inp in enc.inputs]
+    nondet_vals = ", ".join(f"{inp.source}() = {inp.value}" for inp in enc.inputs if not inp.source.startswith("input "))
+    if nondet_vals:
+        message = f"{message} (for example when {nondet_vals})" if len(enc.inputs) <= 4 else message
+    notes = []
+    if feas.overflow_steps:
+        first = path.steps[feas.overflow_steps[0]].edge
+        where = f" at {first.range}" if first.range else ""
+        notes.append(f"this path relies on signed integer overflow{where}, which is undefined behaviour "
+                     "(cbam follows gcc and wraps around)")
+    return Violation(message, err.kind, rng, function, steps, inputs, notes)
+
+
+def int_type_name(t) -> str:
+    return t.name if isinstance(t, IntType) else str(t)

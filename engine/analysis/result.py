@@ -1,0 +1,89 @@
+"""Verification results: verdicts, violations with their error paths, statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..frontend.errors import Range
+
+
+@dataclass
+class PathStepReport:
+    kind: str  # "decl" | "assign" | "branch" | "call" | "return" | "input" | "extern" | "error"
+    message: str
+    range: Range | None
+    function: str
+    text: str = ""
+    values: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "function": self.function, "text": self.text,
+                "range": self.range.to_json() if self.range else None, "values": self.values}
+
+
+@dataclass
+class InputReport:
+    source: str
+    value: int
+    type: str
+    range: Range | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "value": self.value, "type": self.type,
+                "range": self.range.to_json() if self.range else None}
+
+
+@dataclass
+class Violation:
+    message: str
+    kind: str
+    range: Range | None
+    function: str
+    steps: list[PathStepReport]
+    inputs: list[InputReport]
+    notes: list[str] = field(default_factory=list)
+    harness: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"message": self.message, "kind": self.kind, "function": self.function,
+                "range": self.range.to_json() if self.range else None,
+                "path": [s.to_json() for s in self.steps], "inputs": [i.to_json() for i in self.inputs],
+                "notes": self.notes}
+
+
+@dataclass
+class Statistics:
+    time: float = 0.0
+    states: int = 0
+    refinements: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    covered_recursive_calls: int = 0
+    fixpoint_iterations: int = 0
+    blocks_analysed: int = 0
+    precision_size: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class VerificationResult:
+    verdict: str  # "TRUE" | "FALSE" | "UNKNOWN"
+    reason: str = ""
+    violations: list[Violation] = field(default_factory=list)
+    statistics: Statistics = field(default_factory=Statistics)
+    file: str = ""
+    config: str = "value"
+    data_model: str = "ILP32"
+    unsupported_range: Range | None = None
+    warnings: list[str] = field(default_factory=list)
+    source: str = "fresh"  # "fresh" | "cache"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "verdict": self.verdict, "reason": self.reason, "config": self.config,
+                "data_model": self.data_model, "source": self.source,
+                "unsupported": self.unsupported_range.to_json() if self.unsupported_range else None,
+                "violations": [v.to_json() for v in self.violations],
+                "warnings": self.warnings, "statistics": self.statistics.to_json()}
