@@ -134,9 +134,9 @@ def _combine(a: int, b: int) -> int:
 
 
 def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
+    from cbam.engine.frontend.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
-    from cbam.engine.frontend.load import load_program
 
     data_model = args.data_model
     source = path

@@ -57,37 +57,44 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
     blocks = build_blocks(program, cg)
     cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
-    budget = Budget(opts.timeout, cancel=opts.cancel)  # type: ignore[arg-type]
-    bam = BAM(program, cpa, blocks, budget, opts.order)
     stats = Statistics()
-    prec = opts.initial_precision or ValuePrecision()
-    try:
-        outcome = cegar(program, bam, prec, budget, opts.max_violations)
-    except BudgetExceeded as exc:
-        result.reason = exc.reason
-        _fill_stats(stats, bam, budget, t0, 0, None)
-        result.statistics = stats
-        return result
-    except MemoryError:
-        result.reason = "memory limit reached"
-        _fill_stats(stats, bam, budget, t0, 0, None)
-        result.statistics = stats
-        return result
-    except RecursionError:
-        result.reason = "the program's call or path depth exceeds what cbam can handle"
-        result.statistics = stats
-        return result
-    _fill_stats(stats, bam, budget, t0, outcome.refinements, outcome.precision)
-    result.statistics = stats
+    phases = _phases(opts)
+    outcome = None
+    confirmed: list = []
+    excluded: set[int] = set()
+    bam: BAM | None = None
+    total = Budget(opts.timeout, cancel=opts.cancel)  # type: ignore[arg-type]
+    for i, (prec, share, max_states) in enumerate(phases):
+        last = i == len(phases) - 1
+        remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
+        limit = remaining if (last or remaining is None) else remaining * share
+        budget = Budget(limit, None if last else max_states, cancel=opts.cancel)  # type: ignore[arg-type]
+        bam = BAM(program, cpa, blocks, budget, opts.order)
+        bam.excluded_targets |= excluded
+        try:
+            outcome = cegar(program, bam, prec, budget, opts.max_violations - len(confirmed))
+        except BudgetExceeded as exc:
+            _accumulate(stats, bam, budget, 0)
+            if last or exc.reason == "cancelled":
+                result.reason = exc.reason
+                return _finish(result, program, opts, confirmed, stats, t0)
+            continue
+        except MemoryError:
+            result.reason = "memory limit reached"
+            return _finish(result, program, opts, confirmed, stats, t0)
+        except RecursionError:
+            result.reason = "the program's call or path depth exceeds what cbam can handle"
+            return _finish(result, program, opts, confirmed, stats, t0)
+        _accumulate(stats, bam, budget, outcome.refinements)
+        confirmed.extend(outcome.confirmed)
+        excluded |= bam.excluded_targets | {id(c.path.error_node) for c in outcome.confirmed}
+        break
+    assert outcome is not None
     result.unsupported_range = outcome.unsupported_range  # type: ignore[assignment]
-    for c in outcome.confirmed:
-        v = build_violation(program, c.path, c.feasibility)
-        if opts.harness:
-            v.harness = write_harness(program, v, program.main_file)
-        result.violations.append(v)
+    stats.precision_size = outcome.precision.size() if outcome.precision is not None else 0
     if outcome.status == "safe":
         result.verdict = "TRUE"
-    elif outcome.status == "unsafe":
+    elif outcome.status == "unsafe" or confirmed:
         result.verdict = "FALSE"
         if outcome.reason:
             result.warnings.append(f"search stopped early: {outcome.reason}")
@@ -95,19 +102,47 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         result.verdict = "UNKNOWN"
         result.reason = outcome.reason
     result.precision = outcome.precision  # type: ignore[attr-defined]
+    return _finish(result, program, opts, confirmed, stats, t0)
+
+
+def _phases(opts: VerifyOptions) -> list[tuple[ValuePrecision, float, int]]:
+    """Full precision first, under a small budget; then CEGAR from the empty precision.
+
+    Tracking every variable settles deterministic code (and memoizes concrete recursion)
+    without refinements, and never yields long spurious paths through concrete recursion.
+    When its budget runs out (typically a loop counter that need not be tracked), CEGAR
+    takes over with the time left. Abstract paths of a coarser precision include those of a
+    finer one, so a spurious path full precision cannot refute is final.
+    """
+    if opts.initial_precision is not None:
+        return [(opts.initial_precision, 1.0, 0)]
+    return [(ValuePrecision(track_all=True), 0.25, 20_000), (ValuePrecision(), 1.0, 0)]
+
+
+def _finish(result: VerificationResult, program: Program, opts: VerifyOptions, confirmed: list,
+            stats: Statistics, t0: float) -> VerificationResult:
+    stats.time = round(time.monotonic() - t0, 3)
+    result.statistics = stats
+    for c in confirmed:
+        v = build_violation(program, c.path, c.feasibility)
+        if opts.harness:
+            v.harness = write_harness(program, v, program.main_file)
+        result.violations.append(v)
+    if confirmed and result.verdict != "FALSE":
+        # A confirmed violation stands even if a later phase ran out of time.
+        result.verdict = "FALSE"
+        result.reason = ""
     return result
 
 
-def _fill_stats(stats: Statistics, bam: BAM, budget: Budget, t0: float, refinements: int, prec) -> None:
-    stats.time = round(time.monotonic() - t0, 3)
-    stats.states = budget.states
-    stats.refinements = refinements
-    stats.cache_hits = bam.stats.cache_hits
-    stats.cache_misses = bam.stats.cache_misses
-    stats.covered_recursive_calls = bam.stats.covered_calls
-    stats.fixpoint_iterations = bam.stats.fixpoint_iterations
-    stats.blocks_analysed = bam.stats.blocks_analysed
-    stats.precision_size = prec.size() if prec is not None else 0
+def _accumulate(stats: Statistics, bam: BAM, budget: Budget, refinements: int) -> None:
+    stats.states += budget.states
+    stats.refinements += refinements
+    stats.cache_hits += bam.stats.cache_hits
+    stats.cache_misses += bam.stats.cache_misses
+    stats.covered_recursive_calls += bam.stats.covered_calls
+    stats.fixpoint_iterations += bam.stats.fixpoint_iterations
+    stats.blocks_analysed += bam.stats.blocks_analysed
 
 
 def verify_file(path: str, pp: PreprocessOptions | None = None, options: VerifyOptions | None = None,

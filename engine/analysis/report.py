@@ -36,7 +36,6 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
     enc, model = feas.encoding, feas.model
     inputs_at = {inp.step: inp for inp in enc.inputs}
     steps: list[PathStepReport] = []
-    frames = path.frames()
     call_stack: list[int] = []
     for i, st in enumerate(path.steps):
         e = st.edge
@@ -59,7 +58,7 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
             callee = program.functions[e.callee]
             ret = None
             if callee.result_var is not None:
-                for n, t, ty in enc.writes[i]:
+                for _name, t, ty in enc.writes[i]:
                     ret = _val(model, t, ty)
             msg = f"{e.callee} returns {ret}" if ret is not None else f"{e.callee} returns"
             steps.append(PathStepReport("return", msg, e.range, fn, e.text, writes))

@@ -423,37 +423,37 @@ class FunctionBuilder:
     def promote(self, e: Expr) -> Expr:
         return self.convert(e, self.dm.promote(e.type))
 
-    def binary(self, op: str, l: Expr, r: Expr, node: c_ast.Node | None) -> Expr:
+    def binary(self, op: str, lhs: Expr, rhs: Expr, node: c_ast.Node | None) -> Expr:
         dm = self.dm
-        l, r = self.rvalue(l), self.rvalue(r)
-        for side in (l, r):
+        left, r = self.rvalue(lhs), self.rvalue(rhs)
+        for side in (left, r):
             if isinstance(side.type, FloatType):
                 raise Unsupported("floating-point arithmetic", self.pb.range(node))
             if isinstance(side.type, StructType):
                 raise Unsupported("arithmetic on a struct value", self.pb.range(node))
-        lp, rp = isinstance(l.type, PointerType), isinstance(r.type, PointerType)
+        lp, rp = isinstance(left.type, PointerType), isinstance(r.type, PointerType)
         if op in ("<<", ">>"):
-            l, r = self.promote(l), self.promote(r)
-            return self.fold(Binary(op, l, r, l.type))
+            left, r = self.promote(left), self.promote(r)
+            return self.fold(Binary(op, left, r, left.type))
         if op in ("==", "!=", "<", ">", "<=", ">="):
             if lp or rp:
                 if not lp:
-                    l = Cast(l, r.type)
+                    left = Cast(left, r.type)
                 if not rp:
-                    r = Cast(r, l.type)
-                return Binary(op, l, r, dm.int)
-            ct = dm.usual_arithmetic(l.type, r.type)
-            return self.fold(Binary(op, self.convert(l, ct), self.convert(r, ct), dm.int))
+                    r = Cast(r, left.type)
+                return Binary(op, left, r, dm.int)
+            ct = dm.usual_arithmetic(left.type, r.type)
+            return self.fold(Binary(op, self.convert(left, ct), self.convert(r, ct), dm.int))
         if op in ("+", "-") and (lp or rp):
             if lp and rp and op == "-":
-                return Binary("-", l, r, dm.ptrdiff_t)
+                return Binary("-", left, r, dm.ptrdiff_t)
             if rp and op == "+":
-                l, r = r, l
-            return Binary(op, l, self.convert(r, dm.ptrdiff_t), l.type)
+                left, r = r, left
+            return Binary(op, left, self.convert(r, dm.ptrdiff_t), left.type)
         if lp or rp:
             raise Unsupported(f"operator {op} on pointers", self.pb.range(node))
-        ct = dm.usual_arithmetic(l.type, r.type)
-        return self.fold(Binary(op, self.convert(l, ct), self.convert(r, ct), ct))
+        ct = dm.usual_arithmetic(left.type, r.type)
+        return self.fold(Binary(op, self.convert(left, ct), self.convert(r, ct), ct))
 
     def fold(self, e: Expr) -> Expr:
         if isinstance(e, Binary) and isinstance(e.left, Const) and isinstance(e.right, Const):
@@ -492,9 +492,9 @@ class FunctionBuilder:
         if isinstance(node, c_ast.BinaryOp):
             if node.op in ("&&", "||"):
                 return self.logical_value(node)
-            l = self.expr(node.left)
-            r = self.expr(node.right)
-            return self.binary(node.op, l, r, node)
+            left = self.expr(node.left)
+            right = self.expr(node.right)
+            return self.binary(node.op, left, right, node)
         if isinstance(node, c_ast.UnaryOp):
             return self.unary(node, want)
         if isinstance(node, c_ast.Cast):
@@ -749,10 +749,10 @@ class FunctionBuilder:
 
     def logical_value(self, node: c_ast.BinaryOp) -> Expr:
         if self.const_only:
-            l = self.expr(node.left)
-            r = self.expr(node.right)
-            if isinstance(l, Const) and isinstance(r, Const):
-                v = (l.value != 0 and r.value != 0) if node.op == "&&" else (l.value != 0 or r.value != 0)
+            left = self.expr(node.left)
+            right = self.expr(node.right)
+            if isinstance(left, Const) and isinstance(right, Const):
+                v = (left.value != 0 and right.value != 0) if node.op == "&&" else (left.value != 0 or right.value != 0)
                 return Const(int(v), self.dm.int)
             raise Unsupported("a non-constant expression where C requires a constant", self.pb.range(node))
         t_node, f_node, join = self.new_node(), self.new_node(), self.new_node()
