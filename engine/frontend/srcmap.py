@@ -205,7 +205,18 @@ class Spans:
     def _compute(self, node: c_ast.Node) -> tuple[int, int] | None:
         sm = self.sm
         start = sm.index_of(getattr(node, "coord", None))
-        kids = [self._paren(c) for _, c in node.children()]
+        if isinstance(node, c_ast.Decl) and start is not None:
+            # From the declared name (several declarators share one type) to its initializer.
+            init = self._paren(node.init) if node.init is not None else None
+            end = init[1] if init is not None else start
+            if isinstance(node.type, c_ast.ArrayDecl) and sm.text(start + 1) == "[":
+                end = max(end, sm.match.get(start + 1, end))
+            return start, end
+        if isinstance(node, c_ast.UnaryOp) and node.op not in ("p++", "p--", "sizeof", "_Alignof") \
+                and start is not None and sm.text(start) != node.op and sm.text(start - 1) == node.op:
+            start -= 1  # pycparser places a prefix operator at its operand
+        kids = [self._paren(c) for _, c in node.children()
+                if not isinstance(c, c_ast.TypeDecl | c_ast.IdentifierType | c_ast.PtrDecl | c_ast.FuncDecl)]
         kids = [k for k in kids if k is not None]
         if start is None:
             if not kids:
@@ -234,6 +245,8 @@ class Spans:
             if T(br) == "[":
                 end = sm.match.get(br, end)
         elif isinstance(node, (c_ast.Compound, c_ast.InitList)):
+            if T(start) != "{" and T(start - 1) == "{" and isinstance(node, c_ast.InitList):
+                start -= 1
             if T(start) == "{":
                 end = sm.match.get(start, end)
         elif isinstance(node, c_ast.CompoundLiteral):

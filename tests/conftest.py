@@ -1,0 +1,90 @@
+"""Shared helpers: verify C snippets, replay counterexamples through their harness."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from cbam.engine.analysis.result import VerificationResult
+from cbam.engine.frontend.load import load_program
+from cbam.engine.frontend.preprocess import PreprocessOptions
+from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+ROOT = Path(__file__).resolve().parents[1]
+SVCOMP = ROOT.parent / "shared" / "svcomp"
+
+
+def _m32_available() -> bool:
+    if shutil.which("gcc") is None:
+        return False
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d, "t.c")
+        src.write_text("int main(void){return 0;}\n")
+        r = subprocess.run(["gcc", "-m32", str(src), "-o", str(Path(d, "t"))], capture_output=True)
+        return r.returncode == 0
+
+
+M32 = _m32_available()
+
+
+def load_src(code: str, tmp_path: Path, name: str = "prog.c", data_model: str = "LP64", entry: str = "main"):
+    path = tmp_path / name
+    path.write_text(code)
+    return load_program(str(path), options=PreprocessOptions(data_model=data_model), entry=entry)
+
+
+def verify_src(code: str, tmp_path: Path, data_model: str = "LP64", timeout: float = 30.0,
+               name: str = "prog.c", **kw) -> VerificationResult:
+    program = load_src(code, tmp_path, name, data_model)
+    return run_deep(lambda: verify_program(program, VerifyOptions(timeout=timeout, **kw)))
+
+
+def replay(source: Path, harness: str, data_model: str, workdir: Path) -> subprocess.CompletedProcess:
+    """Compile the program with its harness (gcc, -m32 for ILP32) and run it."""
+    hpath = workdir / "harness.c"
+    hpath.write_text(harness)
+    exe = workdir / "replay.out"
+    flags = ["-m32"] if data_model == "ILP32" else []
+    cc = subprocess.run(["gcc", "-w", *flags, str(source), str(hpath), "-o", str(exe)], capture_output=True, text=True)
+    assert cc.returncode == 0, f"harness does not compile:\n{cc.stderr}\n{harness}"
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+
+
+def assert_replay_reaches_error(source: Path, result: VerificationResult, data_model: str, workdir: Path) -> None:
+    if data_model == "ILP32" and not M32:
+        pytest.skip("gcc -m32 (gcc-multilib) is not installed: cannot replay an ILP32 counterexample")
+    assert result.violations, "a FALSE without a violation"
+    v = result.violations[0]
+    assert v.harness is not None
+    run = replay(source, v.harness, data_model, workdir)
+    reached = run.returncode != 0 and ("reach_error" in run.stderr or "Assertion" in run.stderr
+                                       or "cbam harness" in run.stderr)
+    assert reached, f"replay did not reach the error (exit {run.returncode}):\n{run.stderr}\n{v.harness}"
+
+
+def check_error_path(result: VerificationResult) -> None:
+    """Every FALSE in the tests has its error path checked, not just its verdict."""
+    assert result.verdict == "FALSE"
+    for v in result.violations:
+        assert v.range is not None and v.message
+        assert v.steps, "empty error path"
+        assert v.steps[-1].kind == "error"
+        for s in v.steps:
+            assert s.message
+        # Each nondet value the harness replays appears on the path.
+        shown = [s for s in v.steps if s.kind == "input"]
+        nondets = [i for i in v.inputs if not i.source.startswith("input ") and not i.source.startswith("extern ")]
+        assert len(shown) >= len([n for n in nondets]) or not nondets
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+os.environ.setdefault("CBAM_TESTING", "1")

@@ -1,0 +1,168 @@
+"""CFA construction details: conversions, side effects, error events, ranges, aliasing."""
+
+from __future__ import annotations
+
+from cbam.engine.cfa.ctype import DataModel
+from cbam.engine.cfa.ir import (
+    AbortEdge,
+    AssignEdge,
+    AssumeEdge,
+    Binary,
+    CallEdge,
+    Cast,
+    Const,
+    DeclEdge,
+    ExternalCallEdge,
+    Nondet,
+    Var,
+)
+
+from .conftest import load_src
+
+
+def edges(program, fn="main"):
+    return list(program.functions[fn].edges())
+
+
+def test_data_models_fix_long_width(tmp_path):
+    for dm, bits in (("ILP32", 32), ("LP64", 64)):
+        p = load_src("long g; int main(void){ return sizeof(long) + sizeof(void*); }", tmp_path, data_model=dm)
+        assert p.vars["g"].type.bits == bits
+        ret = [e for e in edges(p) if type(e).__name__ == "ReturnEdge"][0]
+        assert isinstance(ret.value, Const) and ret.value.value == 2 * bits // 8
+
+
+def test_usual_arithmetic_conversions():
+    dm = DataModel("ILP32")
+    assert dm.usual_arithmetic(dm.int, dm.uint) == dm.uint
+    assert dm.usual_arithmetic(dm.long, dm.uint) == dm.ulong  # long is not wider than unsigned int on ILP32
+    assert DataModel("LP64").usual_arithmetic(DataModel("LP64").long, DataModel("LP64").uint).name == "long"
+    assert dm.usual_arithmetic(dm.char, dm.uchar) == dm.int
+    assert dm.usual_arithmetic(dm.llong, dm.uint) == dm.llong
+    assert dm.promote(dm.bool) == dm.int
+
+
+def test_integer_constants_take_c_types(tmp_path):
+    p = load_src("int main(void){ long long a = 2147483648; unsigned b = 0xFFFFFFFF; int c = '\\xff'; return 0; }",
+                 tmp_path, data_model="ILP32")
+    decls = {e.var.name.split("::")[1]: e for e in edges(p) if isinstance(e, DeclEdge)}
+    assert decls["a"].init.value == 2147483648
+    assert decls["b"].init.value == 0xFFFFFFFF
+    assert decls["c"].init.value == -1  # plain char is signed
+
+
+def test_comparison_mixing_signedness_is_converted(tmp_path):
+    p = load_src("int main(void){ unsigned u = 1; int i = -1; if (u > i) return 1; return 0; }", tmp_path)
+    cond = [e for e in edges(p) if isinstance(e, AssumeEdge)][0].cond
+    assert isinstance(cond, Binary) and cond.left.type.name == "unsigned int"
+    assert isinstance(cond.right, Cast) and cond.right.type.name == "unsigned int"
+
+
+def test_side_effects_become_edges(tmp_path):
+    p = load_src("int f(int a){return a;} int main(void){ int x = 0; int y = f(x++) + (x += 2); return y; }",
+                 tmp_path)
+    kinds = [type(e).__name__ for e in edges(p)]
+    assert "CallEdge" in kinds
+    assigns = [e for e in edges(p) if isinstance(e, AssignEdge)]
+    assert len(assigns) >= 3  # temp for x++, x = x + 1, x += 2
+
+
+def test_short_circuit_and_ternary_are_branches(tmp_path):
+    p = load_src("int main(void){ int a = 1, b = 0; int c = (a && b) ? 3 : 4; return c; }", tmp_path)
+    assumes = [e for e in edges(p) if isinstance(e, AssumeEdge)]
+    assert {str(e.cond) for e in assumes} == {"a", "b"}
+
+
+def test_nondet_assume_assert_abort_and_error(tmp_path):
+    src = """
+    extern int __VERIFIER_nondet_int(void);
+    extern char __VERIFIER_nondet_char(void);
+    void reach_error(void) { }
+    int main(void) {
+      int x = __VERIFIER_nondet_int();
+      char c = __VERIFIER_nondet_char();
+      __VERIFIER_assume(x > 3);
+      if (c) abort();
+      if (x == 7) reach_error();
+      return 0;
+    }"""
+    p = load_src(src, tmp_path)
+    es = edges(p)
+    nondets = [e for e in es if isinstance(e, DeclEdge) and isinstance(e.init, Nondet)]
+    assert [n.init.type.name for n in nondets] == ["int", "char"]
+    assert any(isinstance(e, AbortEdge) for e in es)
+    errors = [n for n in p.functions["main"].nodes if n.error is not None]
+    assert len(errors) == 1 and errors[0].error.kind == "reach_error"
+    # The body of reach_error is never analysed: main does not call it.
+    assert not any(isinstance(e, CallEdge) and e.callee == "reach_error" for e in es)
+
+
+def test_external_functions_are_sound(tmp_path):
+    p = load_src("int g; int lib(int *p); int main(void){ int v = 1; int r = lib(&v); return r + g; }", tmp_path)
+    ext = [e for e in edges(p) if isinstance(e, ExternalCallEdge)][0]
+    assert ext.callee == "lib" and ext.writes_globals
+    assert p.vars["main::v"].addressed  # visible as aliased
+
+
+def test_write_through_pointer_is_visible(tmp_path):
+    p = load_src("int main(void){ int v = 1; int *q = &v; *q = 2; return v; }", tmp_path)
+    assert p.vars["main::v"].addressed
+    writes = [e for e in edges(p) if isinstance(e, AssignEdge)]
+    assert type(writes[0].lhs).__name__ == "Deref"
+
+
+def test_shadowed_locals_get_distinct_names(tmp_path):
+    p = load_src("int main(void){ int x = 1; { int x = 2; x++; } return x; }", tmp_path)
+    decls = [e.var.name for e in edges(p) if isinstance(e, DeclEdge)]
+    assert decls == ["main::x", "main::x.1"]
+
+
+def test_globals_and_static_locals_are_initialised_in_start(tmp_path):
+    p = load_src("int g = 3; int h; int f(void){ static int n = 5; return n++; } int main(void){ return f() + g + h; }",
+                 tmp_path)
+    start = list(p.start.edges())
+    inits = {e.var.name: e.init for e in start if isinstance(e, DeclEdge)}
+    assert inits["g"].value == 3 and inits["h"].value == 0
+    assert any("n" in k for k in inits)
+    assert isinstance(start[-2], CallEdge) and start[-2].callee == "main"
+
+
+def test_ranges_are_exact(tmp_path):
+    src = "int main(void) {\n  int  x =   1;\n  if (x   >  0 && x < 5)\n    x = x + 1;\n  return x;\n}\n"
+    p = load_src(src, tmp_path)
+    es = edges(p)
+    cond = [e for e in es if isinstance(e, AssumeEdge)][0]
+    r = cond.range
+    assert (r.line, r.col, r.end_line, r.end_col) == (3, 7, 3, 15)
+    assert cond.text == "x   >  0"
+    assign = [e for e in es if isinstance(e, AssignEdge)][0]
+    assert (assign.range.line, assign.range.col, assign.range.end_col) == (4, 5, 14)
+
+
+def test_ranges_survive_macros_and_comments(tmp_path):
+    src = "#define LIMIT 10 /* c */\nint main(void) {\n  /* a comment */ int y = LIMIT;\n  return y;\n}\n"
+    p = load_src(src, tmp_path)
+    decl = [e for e in edges(p) if isinstance(e, DeclEdge)][0]
+    assert decl.range.line == 3 and decl.range.col == 23
+    assert decl.text == "y = LIMIT"
+
+
+def test_unsupported_construct_only_marks_its_function(tmp_path):
+    p = load_src("double half(double d){ return d / 2; } int main(void){ return 0; }", tmp_path)
+    assert p.functions["half"].unsupported is not None
+    assert p.functions["main"].unsupported is None
+    assert p.diagnostics and "floating-point" in p.diagnostics[0].message
+    assert p.diagnostics[0].line == 1
+
+
+def test_switch_fallthrough_and_default(tmp_path):
+    p = load_src("int main(void){ int x = 2, y = 0; switch (x) { case 1: y = 1; case 2: y += 2; break; "
+                 "default: y = 9; } return y; }", tmp_path)
+    assumes = [str(e.cond) for e in edges(p) if isinstance(e, AssumeEdge) and e.truth]
+    assert assumes == ["x == 1", "x == 2"]
+
+
+def test_var_types_are_recorded(tmp_path):
+    p = load_src("typedef unsigned short u16; u16 g; int main(void){ return g; }", tmp_path)
+    assert p.vars["g"].type.name == "unsigned short"
+    assert isinstance(Var("g", p.vars["g"].type), Var)

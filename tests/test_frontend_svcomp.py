@@ -1,0 +1,36 @@
+"""Acceptance: every shared SV-COMP task builds CFAs without errors."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from cbam.engine.cfa.ir import BlankEdge
+from cbam.engine.frontend.load import load_program
+from cbam.engine.frontend.preprocess import PreprocessOptions
+
+from .conftest import SVCOMP
+
+ROWS = list(csv.DictReader(open(SVCOMP / "INDEX.tsv"), delimiter="\t")) if (SVCOMP / "INDEX.tsv").exists() else []
+
+
+@pytest.mark.skipif(not ROWS, reason="shared/svcomp is not next to the project")
+def test_all_174_tasks_are_present():
+    assert len(ROWS) == 174
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["task_yml_path"] for r in ROWS])
+def test_task_builds_cfas(row):
+    program = load_program(str(SVCOMP / row["source_file"]), options=PreprocessOptions(data_model=row["data_model"]))
+    assert program.diagnostics == []
+    assert "main" in program.functions
+    for f in program.all_functions():
+        assert f.unsupported is None, f"{f.name}: {f.unsupported}"
+        assert f.fingerprint
+        for e in f.edges():
+            if not isinstance(e, BlankEdge) and f.name != "__cbam_start":
+                assert e.range is not None, f"{f.name}: edge without a range: {e.describe()}"
+            if e.range is not None:
+                assert e.range.file == str(SVCOMP / row["source_file"])
+                assert (e.range.line, e.range.col) <= (e.range.end_line, e.range.end_col)
