@@ -1,0 +1,126 @@
+"""Unit tests: integer semantics, the value/callstack/location domains and their BAM operators."""
+
+from __future__ import annotations
+
+from cbam.engine.analysis.cpa import Block, CompositeCPA
+from cbam.engine.analysis.domains.callstack import CallstackCPA
+from cbam.engine.analysis.domains.location import LocationCPA
+from cbam.engine.analysis.domains.value import ValueCPA, ValueState, evaluate, solve_for_var
+from cbam.engine.analysis.precision import ValuePrecision
+from cbam.engine.cfa.ctype import DataModel
+from cbam.engine.cfa.ir import Binary, Cast, Const, Unary, Var
+from cbam.engine.cfa.semantics import eval_binary, eval_cast, eval_unary
+
+from .conftest import load_src
+
+DM = DataModel("ILP32")
+
+
+def test_unsigned_wraps_and_signed_overflow_is_unknown():
+    assert eval_binary("+", 4294967295, 1, DM.uint, DM.uint) == 0
+    assert eval_binary("-", 0, 1, DM.uint, DM.uint) == 4294967295
+    assert eval_binary("+", 2147483647, 1, DM.int, DM.int) is None
+    assert eval_binary("*", -2147483648, -1, DM.int, DM.int) is None
+    assert eval_unary("-", -2147483648, DM.int) is None
+    assert eval_unary("-", 1, DM.uint) == 4294967295
+
+
+def test_division_truncates_and_undefined_cases_are_unknown():
+    assert eval_binary("/", -7, 2, DM.int, DM.int) == -3
+    assert eval_binary("%", -7, 2, DM.int, DM.int) == -1
+    assert eval_binary("/", 1, 0, DM.int, DM.int) is None
+    assert eval_binary("/", -2147483648, -1, DM.int, DM.int) is None
+    assert eval_binary("<<", 1, 32, DM.int, DM.int) is None
+    assert eval_binary("<<", 1, 31, DM.uint, DM.uint) == 2147483648
+    assert eval_binary(">>", -8, 1, DM.int, DM.int) == -4
+
+
+def test_conversions():
+    assert eval_cast(300, DM.uchar) == 44
+    assert eval_cast(255, DM.char) == -1
+    assert eval_cast(-1, DM.uint) == 4294967295
+    assert eval_cast(7, DM.bool) == 1
+    assert eval_cast(2**32 + 5, DataModel("LP64").long) == 2**32 + 5
+    assert eval_cast(2**32 + 5, DM.long) == 5
+
+
+def test_evaluate_and_assume_refinement():
+    x = Var("x", DM.int)
+    st = {"y": 3}
+    e = Binary("+", Var("y", DM.int), Const(1, DM.int), DM.int)
+    assert evaluate(e, st.get) == 4
+    assert evaluate(Binary("*", x, Const(0, DM.int), DM.int), st.get) == 0
+    assert solve_for_var(Binary("==", x, Const(5, DM.int), DM.int), True, st.get) == ("x", 5)
+    assert solve_for_var(Binary("!=", x, Const(5, DM.int), DM.int), False, st.get) == ("x", 5)
+    assert solve_for_var(Binary("!=", x, Const(5, DM.int), DM.int), True, st.get) is None
+    assert solve_for_var(x, False, st.get) == ("x", 0)
+    c = Var("c", DM.char)
+    widened = Cast(c, DM.int)
+    assert solve_for_var(Binary("==", widened, Const(300, DM.int), DM.int), True, {}.get) is False
+    u = Var("u", DM.uint)
+    assert solve_for_var(Binary("==", Cast(Var("i", DM.int), DM.uint), Const(4294967295, DM.uint), DM.int),
+                         True, {}.get) == ("i", -1)
+    assert evaluate(Unary("!", u, DM.int), {"u": 0}.get) == 1
+
+
+def _program_and_cpa(tmp_path):
+    src = """
+    int g; int h;
+    int f(int n) { int t = n + g; return t; }
+    int main(void) { int a = 1; int r = f(a); return r + h; }
+    """
+    p = load_src(src, tmp_path)
+    return p, ValueCPA(p)
+
+
+def test_value_lattice(tmp_path):
+    _, cpa = _program_and_cpa(tmp_path)
+    a = ValueState({"x": 1, "y": 2})
+    b = ValueState({"x": 1})
+    assert cpa.is_less_or_equal(a, b) and not cpa.is_less_or_equal(b, a)
+    assert cpa.join(a, ValueState({"x": 1, "y": 3})) == b
+    assert cpa.is_less_or_equal(a, ValueState())
+
+
+def test_value_reduce_expand_rebuild(tmp_path):
+    p, cpa = _program_and_cpa(tmp_path)
+    block = Block("f", p.functions["f"], frozenset({"f"}), frozenset({"f::n", "f::t", "f::__retval", "g"}), False,
+                  False)
+    entry = ValueState({"main::a": 1, "f::n": 1, "g": 5, "h": 7})
+    reduced = cpa.reduce(entry, block, None)
+    assert reduced == ValueState({"f::n": 1, "g": 5})  # the caller's locals and h are context only
+    exit_reduced = ValueState({"f::n": 1, "g": 5, "f::t": 6, "f::__retval": 6})
+    expanded = cpa.expand(entry, exit_reduced, block)
+    assert expanded.get("main::a") == 1 and expanded.get("h") == 7 and expanded.get("f::__retval") == 6
+    call = ValueState({"main::a": 1, "g": 5, "h": 7, "f::n": 99})
+    rebuilt = cpa.rebuild(call, entry, expanded, block, None)
+    assert rebuilt.get("f::n") == 99  # the caller's instance comes back (recursion)
+    assert rebuilt.get("f::__retval") == 6 and rebuilt.get("g") == 5
+
+
+def test_callstack_and_location(tmp_path):
+    p, _ = _program_and_cpa(tmp_path)
+    cs = CallstackCPA()
+    block = Block("f", p.functions["f"], frozenset({"f"}), frozenset(), False, False)
+    assert cs.reduce(("main", "f"), block, None) == ("f",)
+    assert cs.expand(("main", "f"), ("f",), block) == ("main", "f")
+    loc = LocationCPA()
+    node = p.functions["f"].entry
+    assert loc.reduce(node, block, None) is node
+    comp = CompositeCPA([loc, cs])
+    assert comp.is_less_or_equal((node, ("f",)), (node, ("f",)))
+
+
+def test_precision_scopes_and_keys(tmp_path):
+    p, _ = _program_and_cpa(tmp_path)
+    f = p.functions["f"]
+    prec = ValuePrecision().refined([(f.entry, "f::n"), (f.exit, "g")], p)
+    assert prec.tracks(f.exit, "f::n")  # scoped to the whole function
+    assert prec.tracks(p.functions["main"].entry, "g")  # globals everywhere
+    assert not prec.tracks(p.functions["main"].entry, "main::a")
+    block = Block("f", f, frozenset({"f"}), frozenset({"f::n", "g"}), False, False)
+    other = ValuePrecision().refined([(p.functions["main"].entry, "main::a")], p)
+    assert other.key_for(block) == ValuePrecision().key_for(block)  # main's precision is not f's business
+    assert prec.key_for(block) != ValuePrecision().key_for(block)
+    again = ValuePrecision.from_json(prec.to_json())
+    assert again.same_as(prec)
