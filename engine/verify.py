@@ -19,6 +19,8 @@ from .analysis.harness import write_harness
 from .analysis.precision import ValuePrecision
 from .analysis.report import build_violation
 from .analysis.result import Statistics, VerificationResult
+from .cache.blockcache import PersistentBlocks
+from .cache.results import dump_result, load_result, program_key
 from .cfa.callgraph import CallGraph
 from .cfa.cfa import Program
 from .frontend.errors import FrontendError
@@ -37,6 +39,7 @@ class VerifyOptions:
     harness: bool = True
     cancel: object = None  # callable returning True when the run should stop
     initial_precision: ValuePrecision | None = None
+    cache: object = None  # cache.store.CacheStore, or None for no persistent cache
     extra: dict = field(default_factory=dict)
 
 
@@ -55,10 +58,22 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         result.unsupported_range = where
         return result
     cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
+    store = opts.cache
+    result_key = None
+    if store is not None:
+        result_key = program_key(program, opts.config, opts.max_violations)
+        cached = store.get_result(result_key)
+        if cached is not None:
+            restored = load_result(cached, program)
+            if restored is not None:
+                restored.warnings = [str(d) for d in program.diagnostics]
+                return restored
     blocks = build_blocks(program, cg)
     cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
     stats = Statistics()
-    phases = _phases(opts)
+    persistent = PersistentBlocks(store, program, cpa, blocks, opts.config, program.main_file) \
+        if store is not None else None
+    phases = _phases(opts, _reused_precision(store, program, opts) if store is not None else None)
     outcome = None
     confirmed: list = []
     excluded: set[int] = set()
@@ -70,6 +85,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         limit = remaining if (last or remaining is None) else remaining * share
         budget = Budget(limit, None if last else max_states, cancel=opts.cancel)  # type: ignore[arg-type]
         bam = BAM(program, cpa, blocks, budget, opts.order)
+        bam.persistent = persistent
         bam.excluded_targets |= excluded
         try:
             outcome = cegar(program, bam, prec, budget, opts.max_violations - len(confirmed))
@@ -102,10 +118,34 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         result.verdict = "UNKNOWN"
         result.reason = outcome.reason
     result.precision = outcome.precision  # type: ignore[attr-defined]
-    return _finish(result, program, opts, confirmed, stats, t0)
+    _finish(result, program, opts, confirmed, stats, t0)
+    if persistent is not None:
+        stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
+        if outcome.precision is not None:
+            store.put_precision(program.main_file, opts.config, outcome.precision.to_json())
+        if result_key is not None and (result.verdict != "UNKNOWN" or outcome.reason.startswith(
+                ("refinement made no progress", "unsupported feature"))):
+            store.put_result(result_key, program.main_file, result.verdict, dump_result(result))
+    return result
 
 
-def _phases(opts: VerifyOptions) -> list[tuple[ValuePrecision, float, int]]:
+def _reused_precision(store, program: Program, opts: VerifyOptions) -> ValuePrecision | None:
+    """Precision reuse (Beyer et al., FSE 2013): start from what the last run of this file learned,
+    restricted to variables that still exist."""
+    data = store.get_precision(program.main_file, opts.config)
+    if data is None:
+        return None
+    prec = ValuePrecision.from_json(data)
+    known = program.vars
+    return ValuePrecision(
+        {f: frozenset(v for v in vs if v in known) for f, vs in prec.scoped.items() if f in program.functions},
+        {},
+        frozenset(v for v in prec.global_vars if v in known),
+        prec.track_all,
+    )
+
+
+def _phases(opts: VerifyOptions, reused: ValuePrecision | None = None) -> list[tuple[ValuePrecision, float, int]]:
     """Full precision first, under a small budget; then CEGAR from the empty precision.
 
     Tracking every variable settles deterministic code (and memoizes concrete recursion)
@@ -116,6 +156,8 @@ def _phases(opts: VerifyOptions) -> list[tuple[ValuePrecision, float, int]]:
     """
     if opts.initial_precision is not None:
         return [(opts.initial_precision, 1.0, 0)]
+    if reused is not None and not reused.track_all:
+        return [(reused, 0.5, 0), (ValuePrecision(track_all=True), 0.25, 20_000), (ValuePrecision(), 1.0, 0)]
     return [(ValuePrecision(track_all=True), 0.25, 20_000), (ValuePrecision(), 1.0, 0)]
 
 

@@ -25,6 +25,7 @@ class ARGState:
     summary_exit: ARGState | None = None
     id: int = field(default_factory=lambda: next(_ids))
     covered: bool = False
+    origin: tuple | None = None  # (block name, reduced entry, precision) of an exit loaded from the cache
 
     @property
     def location(self):

@@ -22,6 +22,7 @@ leads to them, so the error path can be rebuilt through nested (and cached) bloc
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
@@ -54,6 +55,7 @@ class BlockResult:
     targets: list[TargetTrace]
     dependent: bool
     states: int = 0
+    store_key: str | None = None
 
 
 @dataclass
@@ -62,6 +64,7 @@ class _Level:
     block: Block
     entry: tuple
     dependent: bool = False
+    consumed: list = field(default_factory=list)  # callee summaries used (for the persistent cache)
 
 
 @dataclass
@@ -90,7 +93,7 @@ class BAM:
         self.consumed: dict[Hashable, list[ARGState]] = {}
         self.stats = BAMStats()
         self.excluded_targets: set[int] = set()  # error nodes already reported (by id)
-        self.on_block_result = None  # optional hook(block, entry, prec_key, result) for the summary store
+        self.persistent = None  # optional cache.blockcache.PersistentBlocks
 
     # ---- keys -------------------------------------------------------------------
     def key(self, block: Block, reduced: tuple, prec: dict) -> Hashable:
@@ -109,11 +112,20 @@ class BAM:
             if result.targets:
                 # The iteration was cut short: its recursion-dependent entries are incomplete.
                 self._drop_dependent()
+                self._flush()
                 return result
             if not self._needs_iteration():
+                self._flush()
                 return result
             self._drop_dependent()
             self.budget.check()
+
+    def _flush(self) -> None:
+        """Persist the block entries of the in-memory cache that are final."""
+        if self.persistent is None:
+            return
+        live = {r.store_key for r in self.cache.values() if r.store_key is not None}
+        self.persistent.flush(drop={k for k in self.persistent.fresh if k not in live})
 
     def _needs_iteration(self) -> bool:
         for k, snapshot in self.consumed.items():
@@ -149,6 +161,23 @@ class BAM:
                 return BlockResult(ARGState(reduced), summary, [], True)
         if len(self.stack) >= self.max_depth:
             raise AnalysisUnsupported(f"recursion deeper than {self.max_depth} calls", None)
+        store_key = None
+        if self.persistent is not None:
+            store_key = self.persistent.key(block, reduced, key[2])
+            saved, self.stack = self.stack, []  # validation's own calls are not the caller's
+            try:
+                exits = self.persistent.lookup(self, block, reduced, prec, store_key)
+            finally:
+                self.stack = saved
+            if exits is not None:
+                for e in exits:
+                    e.origin = (block.name, reduced, prec)
+                result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
+                self.cache[key] = result
+                return result
+        return self._fresh(block, reduced, prec, key, store_key)
+
+    def _fresh(self, block: Block, reduced: tuple, prec: dict, key: Hashable, store_key: str | None) -> BlockResult:
         self.stats.cache_misses += 1
         self.stats.blocks_analysed += 1
         self.stats.analysed_functions[block.name] = self.stats.analysed_functions.get(block.name, 0) + 1
@@ -156,6 +185,7 @@ class BAM:
         self.stack.append(level)
         self.stats.max_depth = max(self.stats.max_depth, len(self.stack))
         root = ARGState(reduced)
+        t0 = time.monotonic()
         try:
             states, targets = run_cpa(
                 self.cpa, root, lambda s: self._successors(s, block, prec),
@@ -164,7 +194,7 @@ class BAM:
             self.stack.pop()
         exits = [s for s in states if s.location is block.exit]
         traces = [t if isinstance(t, TargetTrace) else TargetTrace(t) for t in targets]
-        result = BlockResult(root, exits, traces, level.dependent, len(states))
+        result = BlockResult(root, exits, traces, level.dependent, len(states), store_key)
         if level.dependent:
             old = self.summaries.get(key, [])
             merged = list(old)
@@ -176,9 +206,22 @@ class BAM:
         self.cache[key] = result
         if level.dependent and self.stack:
             self.stack[-1].dependent = True
-        if self.on_block_result is not None and not traces:
-            self.on_block_result(block, reduced, key, result)
+        if self.persistent is not None and store_key is not None and not traces:
+            self.persistent.record(block, reduced, key[2], store_key, result, level.consumed,
+                                   time.monotonic() - t0)
         return result
+
+    def rematerialize(self, exit_state: ARGState) -> ARGState:
+        """An exit loaded from the persistent cache has no ARG: analyse its block again to get one."""
+        assert exit_state.origin is not None
+        name, reduced, prec = exit_state.origin
+        block = self.blocks[name]
+        key = self.key(block, reduced, prec)
+        result = self._fresh(block, reduced, prec, key, None)
+        for e in result.exits:
+            if e.state == exit_state.state:
+                return e
+        raise AnalysisUnsupported("a cached block summary could not be reproduced; clear the cache", None)
 
     def _stale_targets(self, result: BlockResult) -> bool:
         return any(id(t.state.location) in self.excluded_targets for t in result.targets)
@@ -198,6 +241,8 @@ class BAM:
                 for entry in cpa.call_entry(s.state, edge, callee, prec):
                     reduced = cpa.reduce(entry, cblock, prec)
                     res = self.analyse(cblock, reduced, prec)
+                    if self.persistent is not None and not res.targets and self.stack:
+                        self.stack[-1].consumed.append(self.persistent.consumption(cblock, reduced, res.exits))
                     live = [t for t in res.targets if id(t.state.location) not in self.excluded_targets]
                     if live:
                         out.targets = [TargetTrace(t.state, ((s, res.root),) + t.chain) for t in live]

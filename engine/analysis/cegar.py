@@ -56,7 +56,7 @@ def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget,
         if not result.targets:
             out.status = "unsafe" if out.confirmed else "safe"
             return out
-        path = reconstruct(result.targets[0], program)
+        path = reconstruct(result.targets[0], program, bam)
         feas = check_path(program, path, smt_timeout_ms)
         if feas.status == "sat":
             out.confirmed.append(Confirmed(path, feas))

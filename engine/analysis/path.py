@@ -59,8 +59,12 @@ def _call_edge_at(state: ARGState) -> CallEdge:
     raise ValueError("no call edge at a call state")
 
 
-def _within_block(s: ARGState, program) -> list[Step]:
+def _within_block(s: ARGState, program, bam=None) -> list[Step]:
     """Steps from the root of ``s``'s block analysis to ``s``, splicing summaries."""
+    if s.origin is not None:
+        if bam is None:
+            raise ValueError("a path through a cached block needs the BAM instance to rebuild it")
+        s = bam.rematerialize(s)
     chain: list[ARGState] = []
     cur: ARGState | None = s
     while cur is not None and cur.parent is not None:
@@ -73,20 +77,20 @@ def _within_block(s: ARGState, program) -> list[Step]:
         if st.summary_exit is not None and isinstance(st.edge, CallEdge):
             callee = program.functions[st.edge.callee]
             steps.append(Step("call", st.edge, callee.entry))
-            steps.extend(_within_block(st.summary_exit, program))
+            steps.extend(_within_block(st.summary_exit, program, bam))
             steps.append(Step("return", st.edge))
         else:
             steps.append(Step("op", st.edge))
     return steps
 
 
-def reconstruct(trace: TargetTrace, program) -> ErrorPath:
+def reconstruct(trace: TargetTrace, program, bam=None) -> ErrorPath:
     steps: list[Step] = []
     for call_state, _callee_root in trace.chain:
-        steps.extend(_within_block(call_state, program))
+        steps.extend(_within_block(call_state, program, bam))
         edge = _call_edge_at(call_state)
         steps.append(Step("call", edge, program.functions[edge.callee].entry))
-    steps.extend(_within_block(trace.state, program))
+    steps.extend(_within_block(trace.state, program, bam))
     node = trace.state.location
     assert node.error is not None
     return ErrorPath(steps, node.error, node)

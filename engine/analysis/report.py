@@ -31,6 +31,10 @@ def _val(model: z3.ModelRef, term: z3.ExprRef, t) -> int:
     return to_int(model.eval(term, model_completion=True), t)
 
 
+def edge_ref(e) -> list:
+    return [e.pred.function, e.pred.canon, e.pred.out.index(e)]
+
+
 def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Violation:
     assert feas.encoding is not None and feas.model is not None
     enc, model = feas.encoding, feas.model
@@ -97,9 +101,11 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
             steps.append(PathStepReport("extern", msg, e.range, fn, e.text, writes))
         elif isinstance(e, BlankEdge) and e.succ.error is not None:
             pass
+    _attach_refs(steps, path)
     # Where to report: an assertion wrapper defined in the file reports at its call.
     err = path.error
     message, rng, function = err.message, err.range, path.error_node.function
+    ref: list = ["node", path.error_node.function, path.error_node.canon]
     if path.error_node.function == "__VERIFIER_assert":
         for i in range(len(path.steps) - 1, -1, -1):
             st = path.steps[i]
@@ -109,8 +115,10 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
                 message = f"assertion `{cond}` may fail"
                 rng = st.edge.range
                 function = st.edge.pred.function
+                ref = ["edge", *edge_ref(st.edge)]
                 break
-    steps.append(PathStepReport("error", message, err.range, path.error_node.function, err.check_text))
+    steps.append(PathStepReport("error", message, err.range, path.error_node.function, err.check_text,
+                                ref=["node", path.error_node.function, path.error_node.canon]))
     inputs = [InputReport(inp.source, inp.value if inp.value is not None else 0, str(inp.type), inp.range)
               for inp in enc.inputs]
     nondet_vals = ", ".join(f"{inp.source}() = {inp.value}" for inp in enc.inputs if not inp.source.startswith("input "))
@@ -122,7 +130,18 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
         where = f" at {first.range}" if first.range else ""
         notes.append(f"this path relies on signed integer overflow{where}, which is undefined behaviour "
                      "(cbam follows gcc and wraps around)")
-    return Violation(message, err.kind, rng, function, steps, inputs, notes)
+    return Violation(message, err.kind, rng, function, steps, inputs, notes, ref=ref)
+
+
+def _attach_refs(steps: list[PathStepReport], path: ErrorPath) -> None:
+    """Give each reported step the edge it came from, by position-free coordinates."""
+    by_range: dict[int, list] = {}
+    for st in path.steps:
+        if st.edge.range is not None and st.edge.pred.canon >= 0:
+            by_range.setdefault(id(st.edge.range), edge_ref(st.edge))
+    for s in steps:
+        if s.range is not None and s.ref is None:
+            s.ref = by_range.get(id(s.range))
 
 
 def int_type_name(t) -> str:

@@ -16,6 +16,7 @@ class PathStepReport:
     function: str
     text: str = ""
     values: dict[str, int] = field(default_factory=dict)
+    ref: list | None = None  # [function, canonical pred node, out-edge index]: survives moves
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "message": self.message, "function": self.function, "text": self.text,
@@ -44,6 +45,7 @@ class Violation:
     inputs: list[InputReport]
     notes: list[str] = field(default_factory=list)
     harness: str | None = None
+    ref: list | None = None  # ["node", function, canon] or ["edge", function, canon, index]
 
     def to_json(self) -> dict[str, Any]:
         return {"message": self.message, "kind": self.kind, "function": self.function,
@@ -63,6 +65,8 @@ class Statistics:
     fixpoint_iterations: int = 0
     blocks_analysed: int = 0
     precision_size: int = 0
+    summary_hits: int = 0  # block abstractions reused from the persistent cache
+    summary_misses: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)

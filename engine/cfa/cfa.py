@@ -23,7 +23,7 @@ class ErrorInfo:
 
 
 class CFANode:
-    __slots__ = ("function", "id", "out", "inn", "loop_head", "error", "label", "_key")
+    __slots__ = ("function", "id", "out", "inn", "loop_head", "error", "label", "_key", "canon")
 
     def __init__(self, function: str, id: int):
         self.function = function
@@ -34,6 +34,7 @@ class CFANode:
         self.error: ErrorInfo | None = None
         self.label: str | None = None
         self._key = f"{function}:{id}"
+        self.canon = -1  # index in the canonical order (set with the fingerprint; stable across layout edits)
 
     @property
     def key(self) -> str:
@@ -82,6 +83,16 @@ class FunctionCFA:
         for n in self.nodes:
             yield from n.out
 
+    def canonical_nodes(self) -> list[CFANode]:
+        """Nodes by canonical index (see fingerprint.canonical_order)."""
+        table = getattr(self, "_canon_table", None)
+        if table is None:
+            from .fingerprint import canonical_order
+
+            table = canonical_order(self)
+            self._canon_table = table
+        return table
+
 
 @dataclass
 class Program:
@@ -105,3 +116,6 @@ class Program:
 
     def all_functions(self) -> list[FunctionCFA]:
         return [self.start, *self.functions.values()]
+
+    def function_of_name(self, name: str) -> FunctionCFA:
+        return self.start if name == self.start.name else self.functions[name]

@@ -55,4 +55,6 @@ def fingerprint(text: str) -> str:
 def assign_fingerprints(program: Program) -> None:
     for cfa in program.all_functions():
         cfa.fingerprint = fingerprint(canonical_text(cfa, program))
+        for i, n in enumerate(canonical_order(cfa)):
+            n.canon = i
     program.globals_fingerprint = program.start.fingerprint

@@ -1,0 +1,1 @@
+"""The persistent, incremental summary cache (SQLite)."""

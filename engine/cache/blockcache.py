@@ -1,0 +1,147 @@
+"""BAM's persistent layer: content-addressed block abstractions with early cutoff.
+
+Key of a block entry: the function's fingerprint (for a recursive function, the
+fingerprints of its whole call tree), the reduced entry state, the reduced precision,
+the configuration, data model and cbam version, and a hash of the program-wide facts
+the value domain reads (which variables have their address taken).
+
+Early cutoff: a non-recursive block records every callee summary it consumed (callee,
+reduced entry, precision, and a digest of the callee's exits and block facts). A stored
+entry is reused only if, for each of them, the callee's *current* result has the same
+digest, so an edited callee that still returns the same exits leaves its callers valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+from cbam import __version__
+
+from ..analysis.arg import ARGState
+from ..analysis.cpa import Block, CompositeCPA
+from ..cfa.callgraph import CallGraph
+from ..cfa.cfa import Program
+from .store import CacheStore
+
+if TYPE_CHECKING:
+    from ..analysis.bam import BAM, BlockResult
+
+
+def _h(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:40]
+
+
+def _jsonable(x: Hashable) -> Any:
+    if isinstance(x, tuple | list | frozenset | set):
+        items = [_jsonable(i) for i in x]
+        return sorted(items, key=repr) if isinstance(x, frozenset | set) else items
+    return x
+
+
+class PersistentBlocks:
+    def __init__(self, store: CacheStore, program: Program, cpa: CompositeCPA, blocks: dict[str, Block],
+                 config: str, file: str | None):
+        self.store = store
+        self.program = program
+        self.cpa = cpa
+        self.blocks = blocks
+        self.config = config
+        self.file = file
+        cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
+        addressed = sorted(n for n, v in program.vars.items() if v.addressed)
+        self.context = _h(__version__, config, program.data_model.name, addressed)
+        fps = {f.name: f.fingerprint for f in program.all_functions()}
+        self.recursive = cg.recursive_functions()
+        self.fn_keys: dict[str, str] = {}
+        for f in program.all_functions():
+            if f.name in self.recursive:
+                deep = sorted((g, fps[g]) for g in cg.reachable(f.name))
+                self.fn_keys[f.name] = _h("deep", deep, self.context)
+            else:
+                self.fn_keys[f.name] = _h("shallow", f.name, fps[f.name], self.context)
+        self.hits = 0
+        self.misses = 0
+        self.fresh: dict[str, dict] = {}  # key -> row, written at the end of a run
+        self.loaded: set[str] = set()
+
+    # ---- state encoding ---------------------------------------------------------------
+    def state_json(self, state: tuple) -> Any:
+        out = []
+        for c, s in zip(self.cpa.components, state):
+            if c.name == "location":
+                out.append([s.function, s.canon])
+            else:
+                out.append(c.to_json(s))
+        return out
+
+    def state_from_json(self, data: Any) -> tuple:
+        parts = []
+        for c, d in zip(self.cpa.components, data):
+            if c.name == "location":
+                fn = self.program.function_of_name(d[0])
+                parts.append(fn.canonical_nodes()[d[1]])
+            else:
+                parts.append(c.from_json(d))
+        return tuple(parts)
+
+    def key(self, block: Block, reduced: tuple, prec_key: Hashable) -> str:
+        return _h(self.fn_keys[block.name], self.state_json(reduced), _jsonable(prec_key))
+
+    def digest(self, block: Block, exits: list[ARGState]) -> str:
+        states = sorted(json.dumps(self.state_json(e.state), sort_keys=True) for e in exits)
+        return _h(states, sorted(block.vars), block.havocs_all_globals, block.writes_memory)
+
+    # ---- lookup / record ---------------------------------------------------------------
+    def lookup(self, bam: BAM, block: Block, reduced: tuple, prec: dict, key: str) -> list[ARGState] | None:
+        row = self.store.get_block(key)
+        if row is None:
+            self.misses += 1
+            return None
+        for c in row["consumed"]:
+            callee = self.blocks.get(c["callee"])
+            if callee is None:
+                self.misses += 1
+                return None
+            try:
+                entry = self.state_from_json(c["entry"])
+            except (KeyError, IndexError, TypeError, ValueError):
+                self.misses += 1
+                return None
+            res = bam.analyse(callee, entry, prec)
+            if res.targets or self.digest(callee, res.exits) != c["digest"]:
+                self.misses += 1
+                return None
+        try:
+            states = [self.state_from_json(x) for x in row["exits"]]
+        except (KeyError, IndexError, TypeError, ValueError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.loaded.add(key)
+        origin = (block.name, reduced)
+        return [ARGState(s, origin=origin) for s in states]
+
+    def record(self, block: Block, reduced: tuple, prec_key: Hashable, key: str, result: BlockResult,
+               consumed: list[dict], seconds: float) -> None:
+        if key in self.loaded or result.targets:
+            return
+        self.fresh[key] = {
+            "key": key, "function": block.name, "fn_key": self.fn_keys[block.name], "config": self.config,
+            "entry": self.state_json(reduced), "prec": _jsonable(prec_key),
+            "exits": [self.state_json(e.state) for e in result.exits],
+            "consumed": [] if block.name in self.recursive else consumed,
+            "digest": self.digest(block, result.exits), "states": result.states, "seconds": round(seconds, 4),
+        }
+
+    def consumption(self, callee: Block, reduced: tuple, exits: list[ARGState]) -> dict:
+        return {"callee": callee.name, "entry": self.state_json(reduced), "digest": self.digest(callee, exits)}
+
+    def flush(self, drop: set[str] | None = None) -> int:
+        rows = [r for k, r in self.fresh.items() if not drop or k not in drop]
+        self.store.put_blocks(rows, self.file)
+        n = len(rows)
+        self.fresh.clear()
+        return n

@@ -1,0 +1,1 @@
+"""cbam's language server (``cbam lsp``)."""
