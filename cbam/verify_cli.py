@@ -30,7 +30,63 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
     p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
+    add_cache_options(p)
     p.set_defaults(func=cmd_verify)
+
+    c = sub.add_parser("cache", help="inspect or clear the persistent summary cache")
+    csub = c.add_subparsers(dest="cache_command", required=True)
+    cs = csub.add_parser("stats", help="what the cache holds")
+    cs.add_argument("--format", choices=["text", "json"], default="text")
+    add_cache_options(cs, allow_disable=False)
+    cs.set_defaults(func=cmd_cache_stats)
+    cc = csub.add_parser("clear", help="forget everything, or what was learned for one file")
+    cc.add_argument("file", nargs="?")
+    add_cache_options(cc, allow_disable=False)
+    cc.set_defaults(func=cmd_cache_clear)
+
+
+def add_cache_options(p: argparse.ArgumentParser, allow_disable: bool = True) -> None:
+    p.add_argument("--cache-dir", metavar="DIR", help="where the summary cache lives (default: $XDG_CACHE_HOME/cbam)")
+    if allow_disable:
+        p.add_argument("--no-cache", action="store_true", help="neither read nor write the summary cache")
+
+
+def open_cache(args: argparse.Namespace):
+    if getattr(args, "no_cache", False):
+        return None
+    from cbam.engine.cache.store import CacheStore
+
+    try:
+        store = CacheStore(args.cache_dir)
+    except OSError as exc:
+        print(f"cbam: warning: cache unavailable ({exc}); running without it", file=sys.stderr)
+        return None
+    if store.rebuilt_reason:
+        print(f"cbam: note: the summary cache was rebuilt: {store.rebuilt_reason}", file=sys.stderr)
+    return store
+
+
+def cmd_cache_stats(args: argparse.Namespace) -> int:
+    store = open_cache(args)
+    st = store.stats()
+    if args.format == "json":
+        json.dump(st, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(f"cache: {st['path']} ({st['bytes'] / 1024:.0f} KiB, schema {st['schema']}, cbam {st['cbam_version']})")
+        print(f"  block abstractions: {st['blocks']} for {st['functions']} function versions")
+        print(f"  learned precisions: {st['precisions']} files")
+        print(f"  verification results: {st['results']}")
+    return 0
+
+
+def cmd_cache_clear(args: argparse.Namespace) -> int:
+    store = open_cache(args)
+    target = os.path.abspath(args.file) if args.file else None
+    n = store.clear(target)
+    n += store.clear(args.file) if args.file and args.file != target else 0
+    print(f"cleared {'everything' if not args.file else args.file} ({n} entries)")
+    return 0
 
 
 def _collect(paths: list[str]) -> list[str]:
@@ -101,6 +157,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from cbam.engine.tasks import load_task
 
     _limit_memory(args.memory_limit)
+    args._cache = open_cache(args)
     files = _collect(args.paths)
     args._files = files
     if not files:
@@ -156,7 +213,7 @@ def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
     pp = PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
                            data_model=data_model)
     opts = VerifyOptions(config=args.config, timeout=args.timeout,
-                         max_violations=1000 if args.all_violations else 1)
+                         max_violations=1000 if args.all_violations else 1, cache=args._cache)
     with _Progress(not args.no_progress and args.format == "text", source):
         program = load_program(source, options=pp, entry=args.entry)
         result = run_deep(lambda: verify_program(program, opts))
@@ -220,8 +277,15 @@ def _print_text(result, source: str, harnesses: list[str]) -> None:
     if result.verdict == "UNKNOWN" and result.unsupported_range is not None:
         print(f"{result.unsupported_range}: note: {result.reason}")
     st = result.statistics
-    print(f"Statistics: {st.time:.2f}s, {st.states} states, {st.refinements} refinements, "
+    print(f"Statistics: {st.time:.3f}s, {st.states} states, {st.refinements} refinements, "
           f"BAM cache {st.cache_hits} hits / {st.cache_misses} misses")
+    if result.source == "cache":
+        print("Result from the summary cache (the program's functions are unchanged since it was computed).")
+    elif st.summary_hits:
+        print(f"Computed fresh; {st.summary_hits} block summaries reused from the cache, "
+              f"{st.summary_misses} re-explored.")
+    else:
+        print("Computed fresh.")
     if result.verdict == "TRUE":
         print("Verification result: TRUE. No property violation found by chosen configuration.")
     elif result.verdict == "FALSE":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -71,7 +72,8 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     blocks = build_blocks(program, cg)
     cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
     stats = Statistics()
-    persistent = PersistentBlocks(store, program, cpa, blocks, opts.config, program.main_file) \
+    file_key = os.path.abspath(program.main_file)
+    persistent = PersistentBlocks(store, program, cpa, blocks, opts.config, file_key) \
         if store is not None else None
     phases = _phases(opts, _reused_precision(store, program, opts) if store is not None else None)
     outcome = None
@@ -122,17 +124,17 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     if persistent is not None:
         stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
         if outcome.precision is not None:
-            store.put_precision(program.main_file, opts.config, outcome.precision.to_json())
+            store.put_precision(file_key, opts.config, outcome.precision.to_json())
         if result_key is not None and (result.verdict != "UNKNOWN" or outcome.reason.startswith(
                 ("refinement made no progress", "unsupported feature"))):
-            store.put_result(result_key, program.main_file, result.verdict, dump_result(result))
+            store.put_result(result_key, file_key, result.verdict, dump_result(result))
     return result
 
 
 def _reused_precision(store, program: Program, opts: VerifyOptions) -> ValuePrecision | None:
     """Precision reuse (Beyer et al., FSE 2013): start from what the last run of this file learned,
     restricted to variables that still exist."""
-    data = store.get_precision(program.main_file, opts.config)
+    data = store.get_precision(os.path.abspath(program.main_file), opts.config)
     if data is None:
         return None
     prec = ValuePrecision.from_json(data)

@@ -9,7 +9,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from cbam.engine.analysis.result import VerificationResult
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
@@ -87,4 +86,5 @@ def workdir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-os.environ.setdefault("CBAM_TESTING", "1")
+# Keep the tests' summary cache away from the user's (CLI subprocesses inherit this).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="cbam-test-cache-")

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from .conftest import M32, ROOT, SVCOMP, replay
+from .conftest import ROOT, SVCOMP, replay
 
 
 def cbam(*args: str) -> subprocess.CompletedProcess:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from cbam.engine.frontend.errors import FrontendError
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 SEEDS = [
     """

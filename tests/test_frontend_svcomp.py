@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 
 import pytest
-
 from cbam.engine.cfa.ir import BlankEdge
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions

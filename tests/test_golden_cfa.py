@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from cbam.engine.cfa.dot import function_text
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions

@@ -12,7 +12,6 @@ import csv
 from pathlib import Path
 
 import pytest
-
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.tasks import load_task

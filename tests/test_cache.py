@@ -1,0 +1,236 @@
+"""The persistent summary cache: storage, robustness, concurrency, incremental re-verification."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cbam.engine.cache.store import SCHEMA_VERSION, CacheStore
+from cbam.engine.frontend.load import load_program
+from cbam.engine.frontend.preprocess import PreprocessOptions
+from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+from .conftest import ROOT
+
+PROGRAM = """
+extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "p.c", 3, "reach_error"); }
+int leaf(int x) { if (x > 10) return 10; return x; }
+int mid(int x) { return leaf(x) + 1; }
+int other(int y) { return y * 2; }
+int main(void) {
+  int a = mid(5);
+  int b = other(a);
+  if (b != 12) reach_error();
+  return 0;
+}
+"""
+
+
+def run(src: str, path: Path, store: CacheStore | None, **kw):
+    path.write_text(src)
+    program = load_program(str(path), options=PreprocessOptions(data_model="LP64"))
+    return run_deep(lambda: verify_program(program, VerifyOptions(cache=store, timeout=30, **kw)))
+
+
+
+@pytest.fixture
+def store(tmp_path) -> CacheStore:
+    return CacheStore(tmp_path / "cache")
+
+
+def test_warm_rerun_comes_from_the_cache(tmp_path, store):
+    p = tmp_path / "p.c"
+    cold = run(PROGRAM, p, store)
+    assert cold.verdict == "TRUE" and cold.source == "fresh"
+    warm = run(PROGRAM, p, store)
+    assert warm.verdict == "TRUE" and warm.source == "cache"
+
+
+def _blocks_analysed(src, p, store):
+    from cbam.engine.analysis import bam as bam_mod
+
+    seen: list[str] = []
+    orig = bam_mod.BAM._fresh
+
+    def spy(self, block, *a, **k):
+        seen.append(block.name)
+        return orig(self, block, *a, **k)
+
+    bam_mod.BAM._fresh = spy
+    try:
+        result = run(src, p, store)
+    finally:
+        bam_mod.BAM._fresh = orig
+    return result, seen
+
+
+def test_leaf_edit_with_unchanged_summary_reexplores_only_the_leaf(tmp_path, store):
+    p = tmp_path / "p.c"
+    run(PROGRAM, p, store)
+    # Same summary for the entry mid uses (x = 5): only leaf is analysed again.
+    edited = PROGRAM.replace("if (x > 10) return 10;", "if (x > 20) return 20;")
+    result, seen = _blocks_analysed(edited, p, store)
+    assert result.verdict == "TRUE" and result.source == "fresh"
+    assert set(seen) <= {"leaf", "__cbam_start"}, seen
+    assert "leaf" in seen and "mid" not in seen and "other" not in seen
+
+
+def test_leaf_edit_that_changes_the_summary_reexplores_callers(tmp_path, store):
+    p = tmp_path / "p.c"
+    run(PROGRAM, p, store)
+    edited = PROGRAM.replace("return x; }", "return x + 1; }")
+    result, seen = _blocks_analysed(edited, p, store)
+    assert result.verdict == "FALSE"  # b is now 14
+    assert {"leaf", "mid"} <= set(seen)
+    assert "other" in seen  # its entry (a = 7) is new
+
+
+def test_verdicts_and_paths_survive_moving_code(tmp_path, store):
+    p = tmp_path / "p.c"
+    buggy = PROGRAM.replace("b != 12", "b == 12")
+    first = run(buggy, p, store, harness=False)
+    assert first.verdict == "FALSE"
+    line0 = first.violations[0].range.line
+    moved = "\n\n\n/* moved */\n" + buggy
+    second = run(moved, p, store, harness=False)
+    assert second.source == "cache" and second.verdict == "FALSE"
+    assert second.violations[0].range.line == line0 + 4
+    for a, b in zip(first.violations[0].steps, second.violations[0].steps):
+        assert a.message == b.message
+        if a.range is not None:
+            assert b.range.line == a.range.line + 4 and b.range.col == a.range.col
+    fresh = run(moved, tmp_path / "q.c", None, harness=False)
+    assert [s.message for s in fresh.violations[0].steps] == [s.message for s in second.violations[0].steps]
+
+
+def test_precision_is_reused(tmp_path, store):
+    p = tmp_path / "p.c"
+    src = """
+    extern int __VERIFIER_nondet_int(void);
+    void reach_error(void);
+    int main(void) { int flag = 0, t = 0; while (__VERIFIER_nondet_int()) { t++; }
+      if (flag) reach_error(); return 0; }
+    """
+    first = run(src, p, store)
+    assert first.verdict == "TRUE"
+    saved = store.get_precision(str(p.resolve()), "value")
+    assert saved is not None
+    second = run(src.replace("t++", "t += 2"), p, store)
+    assert second.verdict == "TRUE" and second.statistics.refinements == 0
+
+
+def test_version_and_schema_mismatch_rebuild(tmp_path):
+    d = tmp_path / "c"
+    s = CacheStore(d)
+    s.put_precision("f.c", "value", {"globals": ["g"]})
+    s.conn.execute("UPDATE meta SET value = '0.0.1' WHERE key = 'cbam_version'")
+    s.close()
+    s2 = CacheStore(d)
+    assert s2.rebuilt_reason and "written by cbam 0.0.1" in s2.rebuilt_reason
+    assert s2.get_precision("f.c", "value") is None
+    s2.conn.execute("UPDATE meta SET value = 'old' WHERE key = 'schema'")
+    s2.close()
+    s3 = CacheStore(d)
+    assert s3.rebuilt_reason and "schema old" in s3.rebuilt_reason
+    assert s3.stats()["schema"] == SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garble", "foreign"])
+def test_corrupt_database_is_rebuilt_not_trusted(tmp_path, damage):
+    d = tmp_path / "c"
+    s = CacheStore(d)
+    rows = [{"key": f"k{i}", "function": "f", "fn_key": "x", "config": "value", "entry": [], "prec": [],
+             "exits": [[1] * 50], "consumed": [], "digest": "d", "states": 1, "seconds": 0.1} for i in range(200)]
+    s.put_blocks(rows, "f.c")
+    s.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    s.close()
+    db = d / "summaries.sqlite"
+    data = db.read_bytes()
+    if damage == "truncate":
+        db.write_bytes(data[: len(data) // 3])
+    elif damage == "garble":
+        db.write_bytes(data[:100] + bytes(b ^ 0x5A for b in data[100:4096]) + data[4096:])
+    else:
+        db.unlink()
+        conn = sqlite3.connect(db)
+        conn.execute("CREATE TABLE other (x)")
+        conn.commit()
+        conn.close()
+    s2 = CacheStore(d)
+    assert s2.rebuilt_reason
+    assert s2.get_block("k1") is None
+    s2.put_precision("f.c", "value", {"globals": []})
+    assert s2.get_precision("f.c", "value") == {"globals": []}
+
+
+def _writer(directory: str, worker: int, n: int) -> None:
+    s = CacheStore(directory)
+    for i in range(n):
+        s.put_blocks([{"key": f"w{worker}-{i}", "function": "f", "fn_key": "x", "config": "value", "entry": [i],
+                       "prec": [], "exits": [[worker, i]], "consumed": [], "digest": "d", "states": 1,
+                       "seconds": 0.0}], f"f{worker}.c")
+        s.put_result(f"r{worker}-{i}", f"f{worker}.c", "TRUE", {"i": i})
+        assert s.get_block(f"w{worker}-{i}")["exits"] == [[worker, i]]
+    s.close()
+
+
+def test_two_processes_share_the_cache(tmp_path):
+    d = str(tmp_path / "shared")
+    CacheStore(d).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(d, w, 60)) for w in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    s = CacheStore(d)
+    assert s.rebuilt_reason is None
+    st = s.stats()
+    assert st["blocks"] == 120 and st["results"] == 120
+    assert s.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_two_cli_processes_verify_concurrently(tmp_path):
+    cache = tmp_path / "cli-cache"
+    cmd = [sys.executable, "-m", "cbam", "verify", "--cache-dir", str(cache), "--format", "json"]
+    procs = [subprocess.Popen(cmd + [str(ROOT / "examples" / f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for f in ("safe.c", "buggy.c", "safe.c", "buggy.c")]
+    outs = [p.communicate(timeout=120) for p in procs]
+    verdicts = [json.loads(o)["verdict"] for o, _ in outs]
+    assert verdicts == ["TRUE", "FALSE", "TRUE", "FALSE"]
+    s = CacheStore(cache)
+    assert s.rebuilt_reason is None and s.stats()["results"] == 2
+
+
+def test_cli_cache_commands(tmp_path):
+    cache = tmp_path / "cc"
+    base = [sys.executable, "-m", "cbam"]
+    r = subprocess.run(base + ["verify", "examples/safe.c", "--cache-dir", str(cache)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert "Computed fresh" in r.stdout
+    r = subprocess.run(base + ["verify", "examples/safe.c", "--cache-dir", str(cache)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert "Result from the summary cache" in r.stdout
+    r = subprocess.run(base + ["verify", "examples/safe.c", "--cache-dir", str(cache), "--format", "json"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert json.loads(r.stdout)["source"] == "cache"
+    r = subprocess.run(base + ["cache", "stats", "--cache-dir", str(cache), "--format", "json"], cwd=ROOT,
+                       capture_output=True, text=True)
+    st = json.loads(r.stdout)
+    assert st["results"] == 1 and st["blocks"] > 0
+    r = subprocess.run(base + ["cache", "clear", "examples/safe.c", "--cache-dir", str(cache)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 0
+    r = subprocess.run(base + ["verify", "examples/safe.c", "--cache-dir", str(cache)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert "Result from the summary cache" not in r.stdout
+    r = subprocess.run(base + ["verify", "examples/safe.c", "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert "Computed fresh." in r.stdout
