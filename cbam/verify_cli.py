@@ -276,6 +276,8 @@ def _print_text(result, source: str, harnesses: list[str]) -> None:
         print(f"  test harness written to {h} (build: gcc {source} {h})")
     if result.verdict == "UNKNOWN" and result.unsupported_range is not None:
         print(f"{result.unsupported_range}: note: {result.reason}")
+    if result.verdict == "UNKNOWN" and result.reason_range is not None:
+        print(f"{result.reason_range}: note: cbam could neither prove nor refute this check")
     st = result.statistics
     print(f"Statistics: {st.time:.3f}s, {st.states} states, {st.refinements} refinements, "
           f"BAM cache {st.cache_hits} hits / {st.cache_misses} misses")

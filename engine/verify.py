@@ -68,6 +68,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
             restored = load_result(cached, program)
             if restored is not None:
                 restored.warnings = [str(d) for d in program.diagnostics]
+                restored.statistics = Statistics(time=round(time.monotonic() - t0, 3))
                 return restored
     blocks = build_blocks(program, cg)
     cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
@@ -85,7 +86,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         last = i == len(phases) - 1
         remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
         limit = remaining if (last or remaining is None) else remaining * share
-        budget = Budget(limit, None if last else max_states, cancel=opts.cancel)  # type: ignore[arg-type]
+        budget = Budget(limit, None if last or not max_states else max_states, cancel=opts.cancel)  # type: ignore[arg-type]
         bam = BAM(program, cpa, blocks, budget, opts.order)
         bam.persistent = persistent
         bam.excluded_targets |= excluded
@@ -119,6 +120,10 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     else:
         result.verdict = "UNKNOWN"
         result.reason = outcome.reason
+        node = outcome.reason_node
+        if node is not None:
+            result.reason_range = node.error.range if node.error is not None else None
+            result.reason_ref = ["node", node.function, node.canon]
     result.precision = outcome.precision  # type: ignore[attr-defined]
     _finish(result, program, opts, confirmed, stats, t0)
     if persistent is not None:
@@ -126,7 +131,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         if outcome.precision is not None:
             store.put_precision(file_key, opts.config, outcome.precision.to_json())
         if result_key is not None and (result.verdict != "UNKNOWN" or outcome.reason.startswith(
-                ("refinement made no progress", "unsupported feature"))):
+                "refinement made no progress")):
             store.put_result(result_key, file_key, result.verdict, dump_result(result))
     return result
 
@@ -159,8 +164,8 @@ def _phases(opts: VerifyOptions, reused: ValuePrecision | None = None) -> list[t
     if opts.initial_precision is not None:
         return [(opts.initial_precision, 1.0, 0)]
     if reused is not None and not reused.track_all:
-        return [(reused, 0.5, 0), (ValuePrecision(track_all=True), 0.25, 20_000), (ValuePrecision(), 1.0, 0)]
-    return [(ValuePrecision(track_all=True), 0.25, 20_000), (ValuePrecision(), 1.0, 0)]
+        return [(reused, 0.5, 0), (ValuePrecision(track_all=True), 0.25, 0), (ValuePrecision(), 1.0, 0)]
+    return [(ValuePrecision(track_all=True), 0.25, 0), (ValuePrecision(), 1.0, 0)]
 
 
 def _finish(result: VerificationResult, program: Program, opts: VerifyOptions, confirmed: list,

@@ -94,6 +94,7 @@ class BAM:
         self.stats = BAMStats()
         self.excluded_targets: set[int] = set()  # error nodes already reported (by id)
         self.persistent = None  # optional cache.blockcache.PersistentBlocks
+        self.prec: dict = {}
 
     # ---- keys -------------------------------------------------------------------
     def key(self, block: Block, reduced: tuple, prec: dict) -> Hashable:
@@ -102,6 +103,7 @@ class BAM:
     # ---- the fixpoint -------------------------------------------------------------
     def run(self, prec: dict) -> BlockResult:
         """Analyse the whole program (the start block); returns its result at the fixpoint."""
+        self.prec = prec
         start = self.blocks[self.program.start.name]
         initial = self.cpa.initial(start.entry)
         while True:

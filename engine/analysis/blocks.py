@@ -17,6 +17,38 @@ from ..cfa.ir import (
 from .cpa import Block
 
 
+def _deterministic(cfa: FunctionCFA) -> bool:
+    """Given concrete inputs, this function's run is fully determined by cbam's semantics."""
+    from ..cfa.ir import AddrOf, Deref, Index, Member, Nondet, StrLit
+
+    def plain(x) -> bool:
+        return x is None or not any(isinstance(n, Nondet | Deref | Index | Member | AddrOf | StrLit) for n in x.walk())
+
+    for e in cfa.edges():
+        if isinstance(e, ExternalCallEdge):
+            return False
+        if isinstance(e, DeclEdge):
+            if e.init is None and isinstance(e.var.type, IntType):
+                return False
+            if not isinstance(e.var.type, IntType) or not plain(e.init):
+                return False
+        elif isinstance(e, AssignEdge):
+            if not isinstance(e.lhs, Var) or not isinstance(e.lhs.type, IntType) or not plain(e.rhs):
+                return False
+        elif isinstance(e, AssumeEdge):
+            if not plain(e.cond):
+                return False
+        elif isinstance(e, CallEdge):
+            if not all(plain(a) and isinstance(a.type, IntType) for a in e.args):
+                return False
+            if e.lhs is not None and not isinstance(e.lhs, Var):
+                return False
+        elif isinstance(e, ReturnEdge):
+            if e.value is not None and (not plain(e.value) or not isinstance(e.value.type, IntType)):
+                return False
+    return True
+
+
 def _edge_facts(cfa: FunctionCFA) -> tuple[set[str], bool, bool]:
     names: set[str] = set()
     havoc_globals = False
@@ -58,6 +90,7 @@ def _rooted_at_var(lv) -> bool:
 
 def build_blocks(program: Program, callgraph: CallGraph) -> dict[str, Block]:
     facts = {f.name: _edge_facts(f) for f in program.all_functions()}
+    determ = {f.name: _deterministic(f) for f in program.all_functions()}
     addressed = {n for n, v in program.vars.items() if v.addressed}
     globals_ = {n for n, v in program.vars.items() if v.is_global}
     locals_by_fn: dict[str, set[str]] = {}
@@ -80,5 +113,7 @@ def build_blocks(program: Program, callgraph: CallGraph) -> dict[str, Block]:
             names |= globals_
         if mem:
             names |= addressed
-        blocks[f.name] = Block(f.name, f, funcs, frozenset(names), havoc, mem)
+        inputs = frozenset(f.params) | frozenset(n for n in names if n in globals_)
+        blocks[f.name] = Block(f.name, f, funcs, frozenset(names), havoc, mem,
+                               all(determ.get(g, False) for g in funcs) and not havoc and not mem, inputs)
     return blocks

@@ -36,6 +36,7 @@ class CegarOutcome:
     precision: ValuePrecision | None = None
     unsupported_range: object = None
     complete: bool = True  # False when stopping after the first violation
+    reason_node: object = None  # the error location a "no progress" reason is about
 
 
 def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget, max_violations: int = 1,
@@ -84,14 +85,15 @@ def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget,
         if pairs is None:
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = ("refinement made no progress: an error path is infeasible, but only through relations "
-                          "between unknown values, which the value analysis cannot express "
-                          f"(path to {path.error.range})")
+                          "between unknown values, which the value analysis cannot express")
+            out.reason_node = path.error_node
             out.complete = False
             return out
         new_prec = prec.refined(pairs, program)
         if new_prec.same_as(prec) or signature in seen_paths or out.refinements >= max_refinements:
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = "refinement made no progress: the same spurious error path keeps coming back"
+            out.reason_node = path.error_node
             out.complete = False
             return out
         seen_paths.add(signature)

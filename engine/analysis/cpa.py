@@ -28,6 +28,8 @@ class Block:
     vars: frozenset[str]  # every variable an operation of the block mentions
     havocs_all_globals: bool  # calls an external function that may write any global
     writes_memory: bool  # writes through a pointer or lets an external function do so
+    deterministic: bool = False  # no nondet, externals, uninitialised locals or memory operations
+    inputs: frozenset[str] = frozenset()  # the entry's parameters and the globals the block mentions
 
     @property
     def entry(self) -> CFANode:
@@ -93,6 +95,10 @@ class CPA(ABC):
     # -- presentation / persistence ---------------------------------------------
     def describe(self, state: State) -> str:
         return str(state)
+
+    def concrete_values(self, state: State) -> dict[str, int] | None:
+        """Variables this state pins to one value, if the domain knows such a thing."""
+        return None
 
     def to_json(self, state: State) -> Any:
         return repr(state)
@@ -184,3 +190,11 @@ class CompositeCPA:
 
     def describe(self, state: tuple) -> str:
         return " | ".join(c.describe(s) for c, s in zip(self.components, state))
+
+    def concrete_values(self, state: tuple) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c, s in zip(self.components, state):
+            vals = c.concrete_values(s)
+            if vals:
+                out.update(vals)
+        return out

@@ -104,6 +104,21 @@ class PathSemantics:
                 if val is not None and isinstance(self.vars[p].type, IntType):
                     out[self.inst(p, nf)] = val
             return out
+        if st.kind == "summary":
+            assert isinstance(e, CallEdge) and st.summary is not None
+            callee = self.program.functions[e.callee]
+            for a, p in zip(e.args, callee.params):
+                val = evaluate(a, lookup)
+                if val is not None and val != st.summary["params"][p]:
+                    return CONTRADICTION
+            out = v
+            for name, val in st.summary["outputs"].items():
+                if name == callee.result_var:
+                    if e.lhs is not None:
+                        out = self._assign(out, e.lhs, val, frame)
+                else:
+                    out = self._assign(out, Var(name, self.vars[name].type), val, frame)
+            return out
         if st.kind == "return":
             assert isinstance(e, CallEdge)
             callee = self.program.functions[e.callee]
@@ -156,7 +171,7 @@ class PathSemantics:
         frame = self.frames[i]
         e = st.edge
         names: set[str] = set()
-        if st.kind == "call":
+        if st.kind in ("call", "summary"):
             assert isinstance(e, CallEdge)
             for a in e.args:
                 names |= a.variables()

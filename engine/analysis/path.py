@@ -17,7 +17,11 @@ from .bam import TargetTrace
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # "op" | "call" | "return"
+    """``summary`` is a whole call collapsed to its effect: the callee block is deterministic,
+    its inputs are concrete and every exit agrees, so the call means exactly
+    "arguments equal ``params``; result and globals become ``outputs``"."""
+
+    kind: str  # "op" | "call" | "return" | "summary"
     edge: Edge
 
     @property
@@ -29,6 +33,7 @@ class Step:
         return self.edge.succ
 
     _callee_entry: CFANode | None = None
+    summary: dict | None = None
 
 
 @dataclass
@@ -75,6 +80,10 @@ def _within_block(s: ARGState, program, bam=None) -> list[Step]:
     for st in chain:
         assert st.edge is not None
         if st.summary_exit is not None and isinstance(st.edge, CallEdge):
+            collapsed = _collapse(st, program, bam)
+            if collapsed is not None:
+                steps.append(collapsed)
+                continue
             callee = program.functions[st.edge.callee]
             steps.append(Step("call", st.edge, callee.entry))
             steps.extend(_within_block(st.summary_exit, program, bam))
@@ -82,6 +91,42 @@ def _within_block(s: ARGState, program, bam=None) -> list[Step]:
         else:
             steps.append(Step("op", st.edge))
     return steps
+
+
+def _collapse(st: ARGState, program, bam) -> Step | None:
+    if bam is None:
+        return None
+    edge = st.edge
+    assert isinstance(edge, CallEdge)
+    block = bam.blocks[edge.callee]
+    if not block.deterministic:
+        return None
+    ex = st.summary_exit
+    reduced = ex.origin[1] if ex.origin is not None else _root(ex).state
+    res = bam.cache.get(bam.key(block, reduced, bam.prec))
+    if res is None or res.targets or res.dependent or not res.exits:
+        return None
+    entry_vals = bam.cpa.concrete_values(reduced)
+    if any(v not in entry_vals for v in block.inputs):
+        return None
+    callee = program.functions[edge.callee]
+    outputs = [callee.result_var] if callee.result_var else []
+    outputs += sorted(g for g in block.inputs if program.vars[g].is_global)
+    exit_vals = [bam.cpa.concrete_values(e.state) for e in res.exits]
+    values: dict[str, int] = {}
+    for o in outputs:
+        seen = {d.get(o) for d in exit_vals}
+        if len(seen) != 1 or None in seen:
+            return None
+        values[o] = seen.pop()
+    params = {p: entry_vals[p] for p in callee.params}
+    return Step("summary", edge, None, {"params": params, "outputs": values})
+
+
+def _root(s: ARGState) -> ARGState:
+    while s.parent is not None:
+        s = s.parent
+    return s
 
 
 def reconstruct(trace: TargetTrace, program, bam=None) -> ErrorPath:

@@ -54,6 +54,18 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
             steps.append(PathStepReport("call", f"call {e.callee}({args})", e.range, fn, e.text,
                                         {display_name(n): _val(model, t, ty) for n, t, ty in enc.args.get(i, [])}))
             continue
+        if st.kind == "summary":
+            assert isinstance(e, CallEdge) and st.summary is not None
+            if fn == START_FUNCTION:
+                continue
+            args = ", ".join(f"{display_name(n)} = {_val(model, t, ty)}" for n, t, ty in enc.args.get(i, []))
+            steps.append(PathStepReport("call", f"call {e.callee}({args})", e.range, fn, e.text,
+                                        {display_name(n): _val(model, t, ty) for n, t, ty in enc.args.get(i, [])}))
+            callee = program.functions[e.callee]
+            ret = st.summary["outputs"].get(callee.result_var) if callee.result_var else None
+            msg = f"{e.callee} returns {ret}" if ret is not None else f"{e.callee} returns"
+            steps.append(PathStepReport("return", msg, e.range, fn, e.text, writes))
+            continue
         if st.kind == "return":
             assert isinstance(e, CallEdge)
             call_stack.pop()

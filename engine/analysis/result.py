@@ -84,10 +84,13 @@ class VerificationResult:
     unsupported_range: Range | None = None
     warnings: list[str] = field(default_factory=list)
     source: str = "fresh"  # "fresh" | "cache"
+    reason_range: Range | None = None  # the check an UNKNOWN is about
+    reason_ref: list | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "verdict": self.verdict, "reason": self.reason, "config": self.config,
                 "data_model": self.data_model, "source": self.source,
                 "unsupported": self.unsupported_range.to_json() if self.unsupported_range else None,
+                "reason_range": self.reason_range.to_json() if self.reason_range else None,
                 "violations": [v.to_json() for v in self.violations],
                 "warnings": self.warnings, "statistics": self.statistics.to_json()}

@@ -229,6 +229,28 @@ class PathEncoder:
                         passed.append((p, self.cur[self.inst(p, new_frame)], pt))
                     self.enc.args[i] = passed
                     continue
+                if st.kind == "summary":
+                    assert isinstance(e, CallEdge) and st.summary is not None
+                    callee = program.functions[e.callee]
+                    passed = []
+                    for a, p in zip(e.args, callee.params):
+                        pt = self.vars[p].type
+                        val = st.summary["params"][p]
+                        term = self.expr(a, frame, i)
+                        self.enc.constraints.append(term == z3.BitVecVal(val % (1 << _bits(pt, program)),
+                                                                        _bits(pt, program)))
+                        passed.append((p, term, pt))
+                    self.enc.args[i] = passed
+                    for name, val in st.summary["outputs"].items():
+                        t = self.vars[name].type
+                        const = z3.BitVecVal(val % (1 << _bits(t, program)), _bits(t, program))
+                        if name == callee.result_var:
+                            self.enc.writes[i].append((name, const, t))
+                            if e.lhs is not None:
+                                self.assign(e.lhs, const, frame, i)
+                        else:
+                            self.write(name, t, const, frame, i)
+                    continue
                 if st.kind == "return":
                     assert isinstance(e, CallEdge)
                     callee = program.functions[e.callee]

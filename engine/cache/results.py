@@ -31,7 +31,7 @@ def program_key(program: Program, config: str, max_violations: int, extra: Any =
 
 def dump_result(result: VerificationResult) -> dict[str, Any]:
     return {
-        "verdict": result.verdict, "reason": result.reason, "config": result.config,
+        "verdict": result.verdict, "reason": result.reason, "config": result.config, "reason_ref": result.reason_ref,
         "warnings": result.warnings, "statistics": result.statistics.to_json(),
         "violations": [{
             "message": v.message, "kind": v.kind, "function": v.function, "ref": v.ref, "notes": v.notes,
@@ -90,5 +90,11 @@ def load_result(data: dict[str, Any], program: Program) -> VerificationResult | 
         violations.append(Violation(v["message"], v["kind"], rng, v["function"], steps, inputs, v["notes"],
                                     v["harness"], v["ref"]))
     stats = Statistics(**{k: data["statistics"].get(k, 0) for k in Statistics().__dict__})
-    return VerificationResult(data["verdict"], data["reason"], violations, stats, program.main_file, data["config"],
-                              program.data_model.name, warnings=data["warnings"], source="cache")
+    result = VerificationResult(data["verdict"], data["reason"], violations, stats, program.main_file,
+                                data["config"], program.data_model.name, warnings=data["warnings"], source="cache")
+    if data.get("reason_ref"):
+        result.reason_ref = data["reason_ref"]
+        result.reason_range = _violation_range(program, data["reason_ref"])
+        if result.reason_range is None:
+            return None
+    return result

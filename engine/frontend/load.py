@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
+from collections import OrderedDict
 
 from pycparser import c_parser
 
@@ -20,12 +23,53 @@ from .tokens import split_preprocessed
 _PARSE_ERR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 
 
+_MEMO: OrderedDict[str, Program] = OrderedDict()
+_MEMO_SIZE = 16
+
+
 def load_program(path: str, text: str | None = None, options: PreprocessOptions | None = None,
                  entry: str = "main") -> Program:
     """Preprocess, parse and build CFAs. Raises :class:`FrontendError` and nothing else
-    for bad input; an unsupported construct only marks its function (see Program.diagnostics)."""
+    for bad input; an unsupported construct only marks its function (see Program.diagnostics).
+
+    The parse is memoized per process on the preprocessed text (and on the original files'
+    contents, which the source ranges come from), so re-verifying an unchanged file costs
+    one run of the preprocessor.
+    """
     opts = options or PreprocessOptions()
     pp = preprocess(path, text, opts)
+    key = _memo_key(path, text, pp, opts, entry)
+    if key is not None and key in _MEMO:
+        _MEMO.move_to_end(key)
+        return _MEMO[key]
+    program = _build(path, text, pp, opts, entry)
+    if key is not None:
+        _MEMO[key] = program
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return program
+
+
+def _memo_key(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> str | None:
+    h = hashlib.sha256()
+    for part in (path, pp, repr(sorted(vars(opts).items())), entry):
+        h.update(part.encode("utf-8", "replace"))
+        h.update(b"\0")
+    # Ranges come from the original files, whose layout the preprocessed text does not fully show.
+    files = sorted({m for m in re.findall(r'^# \d+ "([^"]+)"', pp, re.M) if not m.startswith("<")})
+    for f in files:
+        if text is not None and f == path:
+            h.update(text.encode("utf-8", "replace"))
+            continue
+        try:
+            st = os.stat(f)
+        except OSError:
+            return None
+        h.update(f"{f}:{st.st_mtime_ns}:{st.st_size}".encode())
+    return h.hexdigest()
+
+
+def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> Program:
 
     def read(p: str) -> str | None:
         if text is not None and p == path:

@@ -282,6 +282,9 @@ class ValueCPA(CPA):
     def describe(self, state: ValueState) -> str:
         return repr(state)
 
+    def concrete_values(self, state: ValueState) -> dict[str, int]:
+        return state.m
+
     def to_json(self, state: ValueState) -> Any:
         return dict(sorted(state.m.items()))
 
