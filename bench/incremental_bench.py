@@ -42,7 +42,7 @@ def generate(leaf_bound: int = 10, leaf_const: int = 3, main_delta: int = 0) -> 
                 # Leaves loop a little, so that exploring them costs something.
                 k = leaf_const if (layer, i) == (len(LAYERS) - 1, 0) else 3
                 b = leaf_bound if (layer, i) == (len(LAYERS) - 1, 0) else 10
-                out.append(f"int {nm}(int x) {{ int acc = 0; for (int i = 0; i < 30; i++) {{ acc += (x + i) % {k}; }}"
+                out.append(f"int {nm}(int x) {{ int acc = 0; for (int i = 0; i < 200; i++) {{ acc += (x + i) % {k}; }}"
                            f" if (x > {b}) return {b}; return acc % 5 + x; }}")
             else:
                 nxt = names[layer + 1]

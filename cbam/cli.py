@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_frontend_options(p)
     p.set_defaults(func=cmd_cfa)
 
+    p = sub.add_parser("lsp", help="run the language server (stdio, or --tcp HOST:PORT)", add_help=False)
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=lambda a: __import__("cbam.server.lsp", fromlist=["main"]).main(a.rest))
+
     try:
         from cbam.verify_cli import add_verify_commands
     except ImportError:

@@ -1,0 +1,246 @@
+"""Analysis worker processes for the language server.
+
+The server never analyses on its event loop. Each job runs in a worker process; a newer
+trigger for the same document kills the worker (which really stops the work), a crash or
+hang is noticed, and a fresh worker takes its place.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+
+@dataclass
+class Job:
+    uri: str
+    path: str
+    text: str
+    version: int | None
+    settings: dict[str, Any]
+    entry: str = "main"
+    use_cache: bool = True
+    id: int = 0
+
+
+@dataclass
+class JobOutcome:
+    status: str  # "done" | "cancelled" | "crashed" | "timeout"
+    payload: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+
+
+def _limit_memory(mb: int) -> None:
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = mb * 1024 * 1024
+        if hard == resource.RLIM_INFINITY or limit <= hard:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def worker_main(conn: Connection, memory_mb: int) -> None:
+    _limit_memory(memory_mb)
+    stores: dict = {}
+    while True:
+        try:
+            job: Job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        _run_job(conn, job, stores)
+
+
+def _run_job(conn: Connection, job: Job, stores: dict) -> None:
+    from cbam.engine.cache.store import CacheStore
+    from cbam.engine.frontend.errors import FrontendError
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+    s = job.settings
+    last = [0.0]
+
+    def progress() -> bool:
+        now = time.monotonic()
+        if now - last[0] > 0.25:
+            last[0] = now
+            try:
+                conn.send(("progress", job.id, 0))
+            except (BrokenPipeError, OSError):
+                pass
+        return False  # progress ticks ride on the cancellation poll; cancelling kills the process
+
+    try:
+        pp = PreprocessOptions(include_paths=list(s.get("includePaths", [])), defines=list(s.get("defines", [])),
+                               undefines=list(s.get("undefines", [])),
+                               force_includes=list(s.get("forceIncludes", [])), std=s.get("std"),
+                               data_model=s.get("dataModel", "LP64"))
+        program = load_program(job.path, text=job.text, options=pp, entry=job.entry)
+        store = None
+        if job.use_cache and s.get("cache", True):
+            cache_dir = s.get("cacheDir") or None
+            if cache_dir not in stores:
+                stores[cache_dir] = CacheStore(cache_dir)
+            store = stores[cache_dir]
+        opts = VerifyOptions(config=s.get("config", "value"), timeout=float(s.get("timeout", 30)),
+                             max_violations=int(s.get("maxViolations", 20)), cache=store, harness=False,
+                             cancel=progress)
+        result = run_deep(lambda: verify_program(program, opts))
+        payload = {"result": result.to_json(), "functions": _function_table(program, store, result),
+                   "warnings": [{"message": d.message, "range": d.range.to_json() if d.range else None}
+                                for d in program.diagnostics]}
+        conn.send(("done", job.id, payload))
+    except FrontendError as exc:
+        conn.send(("done", job.id, {"frontend_errors": [
+            {"message": d.message, "file": d.file, "line": d.line, "col": d.col} for d in exc.diagnostics]}))
+    except MemoryError:
+        conn.send(("done", job.id, {"result": {"verdict": "UNKNOWN", "reason": "memory limit reached",
+                                               "violations": []}}))
+    except Exception:  # a bug in the engine: report it, keep the worker
+        conn.send(("error", job.id, traceback.format_exc(limit=8)))
+
+
+def _function_table(program, store, result) -> list[dict[str, Any]]:
+    """What the editor needs without re-parsing: where each function is, what it calls,
+    and the key of its block summaries in the cache."""
+    from cbam.engine.cache.blockcache import PersistentBlocks
+
+    keys: dict[str, str] = {}
+    if store is not None:
+        # Recompute the content keys the way the engine did (cheap: no analysis).
+        from cbam.engine.analysis.blocks import build_blocks
+        from cbam.engine.analysis.cpa import CompositeCPA
+        from cbam.engine.analysis.domains.callstack import CallstackCPA
+        from cbam.engine.analysis.domains.location import LocationCPA
+        from cbam.engine.analysis.domains.value import ValueCPA
+
+        cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
+        pb = PersistentBlocks(store, program, cpa, build_blocks(program, program.callgraph), result.config, None)
+        keys = pb.fn_keys
+    reach = program.callgraph.reachable(program.start.name)
+    out = []
+    for f in program.functions.values():
+        calls = []
+        for e in f.edges():
+            callee = getattr(e, "callee", None)
+            if callee and e.range is not None:
+                calls.append({"callee": callee, "range": e.range.to_json()})
+        out.append({"name": f.name, "range": f.range.to_json() if f.range else None,
+                    "name_range": f.name_range.to_json() if f.name_range else None,
+                    "fingerprint": f.fingerprint, "key": keys.get(f.name), "reachable": f.name in reach,
+                    "params": [program.vars[p].name.split("::", 1)[1] for p in f.params],
+                    "unsupported": f.unsupported[0] if f.unsupported else None,
+                    "calls": calls})
+    return out
+
+
+class Worker:
+    """One analysis process; ``run`` blocks (call it from a thread, not the event loop)."""
+
+    def __init__(self, memory_mb: int = 4096):
+        self.memory_mb = memory_mb
+        self.proc: multiprocessing.Process | None = None
+        self.conn: Connection | None = None
+        self.lock = threading.Lock()
+        self.current: int | None = None
+        self._killed_for: int | None = None
+
+    def _ensure(self) -> None:
+        if self.proc is not None and self.proc.is_alive():
+            return
+        ctx = multiprocessing.get_context("spawn")
+        parent, child = ctx.Pipe()
+        self.proc = ctx.Process(target=worker_main, args=(child, self.memory_mb), daemon=True, name="cbam-worker")
+        self.proc.start()
+        child.close()
+        self.conn = parent
+
+    def warm(self) -> None:
+        with self.lock:
+            self._ensure()
+
+    def run(self, job: Job, on_progress, time_limit: float) -> JobOutcome:
+        with self.lock:
+            self._ensure()
+            assert self.conn is not None
+            self.current = job.id
+            self._killed_for = None
+            self.conn.send(job)
+            conn = self.conn
+        deadline = time.monotonic() + time_limit
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self.kill()
+                    return JobOutcome("timeout", error=f"the analysis did not finish within {time_limit:.0f} s")
+                if conn.poll(min(0.1, remaining)):
+                    try:
+                        kind, jid, data = conn.recv()
+                    except (EOFError, OSError):
+                        return self._gone(job)
+                    if jid != job.id:
+                        continue
+                    if kind == "progress":
+                        on_progress(data)
+                        continue
+                    if kind == "error":
+                        return JobOutcome("crashed", error=data)
+                    return JobOutcome("done", data)
+                if self.proc is None or not self.proc.is_alive():
+                    return self._gone(job)
+        finally:
+            with self.lock:
+                if self.current == job.id:
+                    self.current = None
+
+    def _gone(self, job: Job) -> JobOutcome:
+        if self._killed_for == job.id:
+            return JobOutcome("cancelled")
+        code = self.proc.exitcode if self.proc is not None else None
+        self.proc = None
+        return JobOutcome("crashed", error=f"the analysis worker stopped unexpectedly (exit code {code})")
+
+    def cancel(self, job_id: int) -> None:
+        with self.lock:
+            if self.current == job_id:
+                self._killed_for = job_id
+                self._kill_locked()
+
+    def kill(self) -> None:
+        with self.lock:
+            self._killed_for = self.current
+            self._kill_locked()
+
+    def _kill_locked(self) -> None:
+        if self.proc is not None and self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(5)
+        self.proc = None
+
+    def shutdown(self) -> None:
+        with self.lock:
+            if self.conn is not None and self.proc is not None and self.proc.is_alive():
+                try:
+                    self.conn.send(None)
+                except (BrokenPipeError, OSError):
+                    pass
+                self.proc.join(2)
+            self._kill_locked()
+
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+
+def default_workers() -> int:
+    return max(1, min(2, (os.cpu_count() or 2) - 1))
