@@ -472,10 +472,9 @@ def publish_outcomes(ls: CbamServer, state: DocState, outcomes: list[tuple[str, 
     state.published_version = version
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=diags,
                                                                       version=version))
-    try:
+    caps = ls.client_capabilities
+    if caps.workspace and caps.workspace.code_lens and caps.workspace.code_lens.refresh_support:
         ls.workspace_code_lens_refresh(None)
-    except Exception:
-        pass
 
 
 def violation_diagnostic(ls: CbamServer, state: DocState, v: dict[str, Any], tag: str, entry: str) -> lsp.Diagnostic:
@@ -585,14 +584,14 @@ def code_lens(ls: CbamServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens]:
 
 # ---- commands and cancellation --------------------------------------------------------------
 @server.command("cbam.verifyFile")
-async def cmd_verify_file(ls: CbamServer, args: list[Any]) -> dict[str, Any]:
+async def cmd_verify_file(ls: CbamServer, *args: Any) -> dict[str, Any]:
     uri = _arg_uri(args)
     schedule(ls, uri)
     return await _wait_for(ls, uri)
 
 
 @server.command("cbam.verifyFunction")
-async def cmd_verify_function(ls: CbamServer, args: list[Any]) -> dict[str, Any]:
+async def cmd_verify_function(ls: CbamServer, *args: Any) -> dict[str, Any]:
     uri = _arg_uri(args)
     name = args[1] if len(args) > 1 else "main"
     schedule(ls, uri, entry=name)
@@ -600,14 +599,14 @@ async def cmd_verify_function(ls: CbamServer, args: list[Any]) -> dict[str, Any]
 
 
 @server.command("cbam.reverifyFromScratch")
-async def cmd_reverify(ls: CbamServer, args: list[Any]) -> dict[str, Any]:
+async def cmd_reverify(ls: CbamServer, *args: Any) -> dict[str, Any]:
     uri = _arg_uri(args)
     schedule(ls, uri, use_cache=False)
     return await _wait_for(ls, uri)
 
 
 @server.command("cbam.clearCache")
-async def cmd_clear_cache(ls: CbamServer, args: list[Any]) -> dict[str, Any]:
+async def cmd_clear_cache(ls: CbamServer, *args: Any) -> dict[str, Any]:
     from cbam.engine.cache.store import CacheStore
 
     def clear() -> int:
@@ -622,7 +621,7 @@ async def cmd_clear_cache(ls: CbamServer, args: list[Any]) -> dict[str, Any]:
     return {"cleared": n}
 
 
-def _arg_uri(args: list[Any]) -> str:
+def _arg_uri(args: tuple | list) -> str:
     if not args:
         raise ValueError("expected a document URI")
     a = args[0]

@@ -1,0 +1,289 @@
+"""The language server end to end through a real LSP client (pytest-lsp)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+BUGGY = """extern unsigned int __VERIFIER_nondet_uint(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "b.c", 3, "reach_error"); }
+unsigned int average(unsigned int a, unsigned int b) {
+  return (a + b) / 2;
+}
+int main(void) {
+  unsigned int lo = __VERIFIER_nondet_uint();
+  unsigned int hi = __VERIFIER_nondet_uint();
+  if (lo <= hi) {
+    unsigned int mid = average(lo, hi);
+    if (!(lo <= mid)) reach_error();
+  }
+  return 0;
+}
+"""
+SAFE = """int twice(int x) { return 2 * x; }
+int main(void) {
+  int r = twice(21);
+  if (r != 42) { extern void reach_error(void); reach_error(); }
+  return 0;
+}
+"""
+SLOW = """extern void reach_error(void);
+int main(void) {
+  unsigned int i = 0;
+  while (i < 4000000000U) { i++; }
+  if (i != 4000000000U) reach_error();
+  return 0;
+}
+"""
+LONG = """extern void reach_error(void);
+int main(void) {
+  long x = 2147483647L;
+  x = x + 1;
+  if (x > 0) reach_error();
+  return 0;
+}
+"""
+
+def make_client_factory():
+    from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, default_converter, register_lsp_features
+
+    def on_diags(ls, params: lsp.PublishDiagnosticsParams):
+        ls.diagnostics[params.uri] = params.diagnostics
+        ls.published.append(params)  # every publication, with its version, in order
+
+    def factory():
+        client = LanguageClient(converter_factory=default_converter)
+        client.published = []  # type: ignore[attr-defined]
+        features = dict(DEFAULT_CLIENT_FEATURES)
+        features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_diags
+        features[lsp.WORKSPACE_CODE_LENS_REFRESH] = lambda ls, params: None
+        register_lsp_features(client, features)
+        return client
+
+    return factory
+
+
+def config(**kw) -> ClientServerConfig:
+    return ClientServerConfig(server_command=[sys.executable, "-m", "cbam", "lsp"],
+                              client_factory=make_client_factory(), **kw)
+
+
+async def start(client: LanguageClient, tmp_path: Path, spec: str = "visual-studio-code", settings=None):
+    caps = client_capabilities(spec)
+    client.set_configuration({"cache": True, "cacheDir": str(tmp_path / "cache"), "timeout": 30,
+                              **(settings or {})}, section="cbam")
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=caps, root_uri=tmp_path.as_uri(),
+        workspace_folders=[lsp.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")]))
+    await asyncio.sleep(0.2)
+
+
+def open_doc(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
+    path.write_text(text)
+    uri = path.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="c", version=version, text=text)))
+    return uri
+
+
+async def wait_diags(client: LanguageClient, uri: str, timeout: float = 60, after: int = 0):
+    """The first publication for ``uri`` after the first ``after`` ones."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        pubs = [p for p in client.published if p.uri == uri]
+        if len(pubs) > after:
+            return pubs[after]
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"no diagnostics for {uri}")
+        await asyncio.sleep(0.05)
+
+
+@pytest_lsp.fixture(config=config())
+async def client(lsp_client: LanguageClient):
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_violation_with_related_information(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "b.c", BUGGY)
+    pub = await wait_diags(client, uri)
+    assert pub.version == 1
+    assert len(pub.diagnostics) == 1
+    d = pub.diagnostics[0]
+    assert d.severity == lsp.DiagnosticSeverity.Error and d.source == "cbam"
+    assert d.message.startswith("assertion") or "reach_error" in d.message
+    assert "__VERIFIER_nondet_uint() =" in d.message  # names the inputs
+    assert d.range.start.line == 11
+    msgs = [r.message for r in d.related_information]
+    assert any(m.startswith("lo = ") and m.endswith("(nondet)") for m in msgs)
+    assert "branch `lo <= hi` taken" in msgs
+    assert any(m.startswith("call average(a = ") for m in msgs)
+    assert any(m.startswith("average returns ") for m in msgs)
+    assert all(r.location.uri == uri for r in d.related_information)
+    lines = [r.location.range.start.line for r in d.related_information]
+    assert lines[0] == 7 and 4 in lines  # crosses into average's body
+
+
+@pytest_lsp.fixture(config=config())
+async def client_plain(lsp_client: LanguageClient):
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_path_folded_into_message_without_related_support(client_plain: LanguageClient, tmp_path):
+    caps = client_capabilities("visual-studio-code")
+    caps.text_document.publish_diagnostics.related_information = False
+    client_plain.set_configuration({"cacheDir": str(tmp_path / "cache")}, section="cbam")
+    await client_plain.initialize_session(lsp.InitializeParams(capabilities=caps, root_uri=tmp_path.as_uri()))
+    uri = open_doc(client_plain, tmp_path / "b.c", BUGGY)
+    pub = await wait_diags(client_plain, uri)
+    d = pub.diagnostics[0]
+    assert not d.related_information
+    assert "\nerror path:\n" in d.message and "branch `lo <= hi` taken" in d.message
+    assert "line 10:" in d.message
+
+
+async def test_hover_and_code_lens(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "s.c", SAFE)
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                   lsp.Position(0, 5)))
+    assert hover is None or "No summary yet" in hover.contents.value or "twice" in hover.contents.value
+    pub = await wait_diags(client, uri)
+    assert not pub.diagnostics
+    at_def = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                    lsp.Position(0, 5)))
+    text = at_def.contents.value
+    assert "**twice**" in text and "x = 21" in text and "returns 42" in text
+    assert "fresh" in text or "cached" in text
+    at_call = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                     lsp.Position(2, 11)))
+    assert at_call is not None and "returns 42" in at_call.contents.value
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    titles = sorted(lens.command.title for lens in lenses)
+    assert titles == ["cbam: ✓ verified — Verify", "cbam: ✓ verified — Verify"]
+    assert lenses[0].command.command == "cbam.verifyFunction"
+    # Re-saving an unchanged file is answered from the cache, and says so.
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    await wait_diags(client, uri, after=1)
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    assert all("(cached)" in lens.command.title for lens in lenses)
+
+
+async def test_new_save_cancels_running_analysis(client: LanguageClient, tmp_path):
+    await start(client, tmp_path, settings={"timeout": 120})
+    path = tmp_path / "slow.c"
+    uri = open_doc(client, path, SLOW)
+    await asyncio.sleep(1.0)  # the slow analysis is running
+    path.write_text(SAFE)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text=SAFE)]))
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    t0 = asyncio.get_running_loop().time()
+    pub = await wait_diags(client, uri, timeout=60)
+    # The slow job was killed, not waited for: the new result comes at once, for version 2.
+    assert asyncio.get_running_loop().time() - t0 < 20
+    assert pub.version == 2 and not pub.diagnostics
+    assert all(p.version == 2 for p in client.published if p.uri == uri)
+
+
+async def test_results_for_old_versions_are_never_published(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    path = tmp_path / "v.c"
+    uri = open_doc(client, path, BUGGY)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text=SAFE)]))
+    await asyncio.sleep(3)
+    assert [p for p in client.published if p.uri == uri and p.version == 1] == []
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    pub = await wait_diags(client, uri)
+    assert pub.version == 2 and not pub.diagnostics
+
+
+async def test_configuration_change_reverifies(client: LanguageClient, tmp_path):
+    await start(client, tmp_path, settings={"dataModel": "LP64"})
+    uri = open_doc(client, tmp_path / "l.c", LONG)
+    pub = await wait_diags(client, uri)
+    assert len(pub.diagnostics) == 1 and pub.diagnostics[0].severity == lsp.DiagnosticSeverity.Error
+    client.set_configuration({"cacheDir": str(tmp_path / "cache"), "dataModel": "ILP32"}, section="cbam")
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    pub = await wait_diags(client, uri, after=1)
+    # ILP32: long is 32-bit, x + 1 overflows; cbam may not call it a violation it cannot back.
+    assert all(d.severity != lsp.DiagnosticSeverity.Error for d in pub.diagnostics)
+
+
+async def test_frontend_errors_and_non_c_files(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "bad.c", "int main(void) {\n  int x = ;\n}\n")
+    pub = await wait_diags(client, uri)
+    assert pub.diagnostics[0].severity == lsp.DiagnosticSeverity.Error
+    assert pub.diagnostics[0].range.start.line == 1
+    txt = tmp_path / "notes.txt"
+    txt.write_text("hello")
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=txt.as_uri(), language_id="plaintext", version=1, text="hello")))
+    pub = await wait_diags(client, txt.as_uri())
+    assert "not one" in pub.diagnostics[0].message
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+async def test_recovers_after_a_worker_crash(client: LanguageClient, tmp_path):
+    if not Path("/proc").exists():
+        pytest.skip("needs /proc to find the worker")
+    await start(client, tmp_path, settings={"timeout": 120})
+    path = tmp_path / "c.c"
+    uri = open_doc(client, path, SLOW)
+    await asyncio.sleep(2.0)
+    server_pid = client._server.pid  # type: ignore[attr-defined]
+    workers = [p for p in _children(server_pid) if "cbam" in Path(f"/proc/{p}/cmdline").read_text() or True]
+    assert workers, "no worker process"
+    for w in workers:
+        os.kill(w, signal.SIGKILL)
+    pub = await wait_diags(client, uri)
+    assert any("worker" in d.message for d in pub.diagnostics)
+    path.write_text(SAFE)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text=SAFE)]))
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    pub = await wait_diags(client, uri, after=1)
+    assert pub.version == 2 and not pub.diagnostics
+
+
+async def test_commands(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "b.c", BUGGY)
+    await wait_diags(client, uri)
+    res = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("cbam.verifyFunction",
+                                                                                [uri, "average"]))
+    assert res["verdict"] == "TRUE"
+    res = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("cbam.reverifyFromScratch", [uri]))
+    assert res["verdict"] == "FALSE"
+    res = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("cbam.clearCache", []))
+    assert res["cleared"] >= 0
+    res = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("cbam.verifyFile", [uri]))
+    assert res["verdict"] == "FALSE"
