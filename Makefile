@@ -18,8 +18,13 @@ run: $(STAMP)
 	$(BIN)/cbam verify examples/ --harness-dir build/harness || test $$? -eq 1
 	@echo "(exit status 1 means a counterexample was found: buggy.c is meant to have one)"
 
-# gcc -m32 replays ILP32 counterexamples; Debian ships it as gcc-multilib.
+# gcc -m32 replays ILP32 counterexamples (Debian: gcc-multilib); Neovim's built-in LSP
+# client drives the server in one end-to-end test (Debian: neovim).
 test-deps:
+	@if ! command -v nvim >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  (apt-get update -qq && apt-get install -y -qq neovim) >/dev/null 2>&1 \
+	    || echo "warning: could not install neovim; the Neovim LSP test will be skipped"; \
+	fi
 	@if ! echo 'int main(void){return 0;}' | gcc -m32 -x c -o /dev/null - 2>/dev/null; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    (apt-get update -qq && apt-get install -y -qq gcc-multilib) >/dev/null 2>&1 \

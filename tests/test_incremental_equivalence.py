@@ -7,16 +7,15 @@ Goblint (goblint#1134) and Dafny (dafny#143) users found bugs in exactly this pl
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 CMPS = ["<", "<=", ">", ">=", "==", "!="]
 OPS = ["+", "-", "*"]

@@ -54,7 +54,12 @@ int main(void) {
 """
 
 def make_client_factory():
-    from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, default_converter, register_lsp_features
+    from pytest_lsp.client import (
+        DEFAULT_CLIENT_FEATURES,
+        LanguageClient,
+        default_converter,
+        register_lsp_features,
+    )
 
     def on_diags(ls, params: lsp.PublishDiagnosticsParams):
         ls.diagnostics[params.uri] = params.diagnostics

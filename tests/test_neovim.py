@@ -1,0 +1,62 @@
+"""A real editor's LSP client drives the server: Neovim's built-in client, headless."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from .test_lsp import BUGGY
+
+LUA = r"""
+local out_path = "%(out)s"
+local done = false
+local result = {}
+local client_id = vim.lsp.start_client({
+  name = "cbam",
+  cmd = { "%(python)s", "-m", "cbam", "lsp" },
+  root_dir = "%(root)s",
+  settings = { cbam = { cacheDir = "%(cache)s", timeout = 60 } },
+  handlers = {
+    ["textDocument/publishDiagnostics"] = function(err, params, ctx, config)
+      if params and params.diagnostics and #params.diagnostics > 0 then
+        result = params
+        done = true
+      end
+    end,
+  },
+})
+vim.cmd("edit %(file)s")
+vim.lsp.buf_attach_client(0, client_id)
+vim.wait(90000, function() return done end, 100)
+local f = io.open(out_path, "w")
+f:write(vim.fn.json_encode({ done = done, params = result }))
+f:close()
+vim.lsp.stop_client(client_id)
+vim.cmd("qa!")
+"""
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed (make test installs it on Debian)")
+def test_neovim_shows_the_violation_and_its_path(tmp_path):
+    src = tmp_path / "b.c"
+    src.write_text(BUGGY)
+    out = tmp_path / "out.json"
+    script = tmp_path / "drive.lua"
+    script.write_text(LUA % {"out": out, "python": sys.executable, "root": tmp_path, "cache": tmp_path / "cache",
+                             "file": src})
+    r = subprocess.run(["nvim", "--headless", "-n", "-u", "NONE", "-c", f"luafile {script}"], capture_output=True,
+                       text=True, timeout=150)
+    assert out.exists(), r.stderr
+    data = json.loads(out.read_text())
+    assert data["done"], "Neovim received no diagnostics"
+    diags = data["params"]["diagnostics"]
+    assert len(diags) == 1 and diags[0]["source"] == "cbam" and diags[0]["severity"] == 1
+    assert diags[0]["range"]["start"]["line"] == 11
+    related = diags[0].get("relatedInformation") or []
+    msgs = [x["message"] for x in related]
+    folded = diags[0]["message"]
+    assert any("call average(" in m for m in msgs) or "call average(" in folded
