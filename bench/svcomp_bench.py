@@ -33,7 +33,7 @@ def score(expected: str, result: str) -> int:
 
 def run_task(svcomp: Path, yml: str, timeout: float, config: str) -> dict:
     cmd = [sys.executable, "-m", "cbam", "verify", str(svcomp / yml), "--format", "json", "--timeout", str(timeout),
-           "--config", config, "--no-progress"]
+           "--config", config, "--no-progress", "--no-cache"]
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     try:
