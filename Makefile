@@ -34,11 +34,13 @@ test-deps:
 
 test: $(STAMP) test-deps
 	$(BIN)/ruff check cbam engine server tests bench
-	$(BIN)/pytest -n 2 --timeout=600
 	@if [ -f vscode-extension/package.json ]; then \
-	  if command -v npm >/dev/null; then cd vscode-extension && npm ci --silent && npm run --silent build && npm test; \
-	  else echo "skipping vscode-extension tests: node/npm not installed"; fi; \
+	  if command -v npm >/dev/null; then \
+	    cd vscode-extension && npm ci --silent --no-audit --no-fund && npm run --silent build \
+	      && CBAM_PYTHON=$(abspath $(BIN)/python) npm test && npm run --silent package; \
+	  else echo "skipping the VS Code extension's tests: node/npm is not installed"; fi; \
 	fi
+	$(BIN)/pytest -n 2 --timeout=600
 
 bench: $(STAMP)
 	$(BIN)/python bench/svcomp_bench.py --timeout 60
