@@ -304,18 +304,6 @@ def schedule(ls: CbamServer, uri: str, delay: float = 0.0, entry: str | None = N
         start()
 
 
-def entry_points(ls: CbamServer, text: str, state: DocState) -> list[str]:
-    configured = ls.settings.get("entryPoints") or []
-    if configured:
-        return list(configured)
-    names = [f["name"] for f in state.functions] if state.functions else []
-    if "main" in names or not names:
-        return ["main"]
-    called = {c["callee"] for f in state.functions for c in f["calls"]}
-    roots = [n for n in names if n not in called]
-    return roots or names[:1]
-
-
 async def verify_document(ls: CbamServer, uri: str, entry: str | None = None, use_cache: bool = True) -> None:
     state = ls.docs.setdefault(uri, DocState(uri))
     path = uri_to_path(uri)
@@ -340,7 +328,6 @@ async def verify_document(ls: CbamServer, uri: str, entry: str | None = None, us
                         version)
         return
     settings = ls.merged_settings(path)
-    entries = [entry] if entry else entry_points(ls, text, state)
     job_id = next(ls.job_ids)
     state.job_id = job_id
     state.status = "verifying"
@@ -374,13 +361,10 @@ async def verify_document(ls: CbamServer, uri: str, entry: str | None = None, us
 
     outcomes: list[tuple[str, JobOutcome]] = []
     try:
-        for e in entries:
-            job = Job(uri, path, text, version, settings, entry=e, use_cache=use_cache, id=job_id)
-            limit = float(settings.get("timeout", 30)) + 30
-            outcome = await loop.run_in_executor(None, worker.run, job, on_progress, limit)
-            outcomes.append((e, outcome))
-            if outcome.status != "done" or state.job_id != job_id:
-                break
+        job = Job(uri, path, text, version, settings, entry=entry, use_cache=use_cache, id=job_id)
+        limit = float(settings.get("timeout", 30)) * 4 + 30  # several entry points may run
+        outcome = await loop.run_in_executor(None, worker.run, job, on_progress, limit)
+        outcomes.append((entry or "main", outcome))
     except asyncio.CancelledError:
         worker.cancel(job_id)
         raise
@@ -490,10 +474,7 @@ def violation_diagnostic(ls: CbamServer, state: DocState, v: dict[str, Any], tag
         if rng and os.path.realpath(rng["file"]) != os.path.realpath(uri_to_path(state.uri)):
             where = f"{os.path.basename(rng['file'])}:{rng['start']['line']}"
         lines.append(f"  {where}: {step['message']}")
-    message = v["message"]
-    if entry != "main":
-        message += f" (entry {entry}, with arbitrary arguments)"
-    message += tag
+    message = v["message"] + tag
     if not ls.related_support and lines:
         message += "\nerror path:\n" + "\n".join(lines)
     return lsp.Diagnostic(range=to_range(v.get("range")), message=message, severity=lsp.DiagnosticSeverity.Error,

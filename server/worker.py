@@ -25,7 +25,7 @@ class Job:
     text: str
     version: int | None
     settings: dict[str, Any]
-    entry: str = "main"
+    entry: str | None = None  # None: the configured entry points, else main, else every uncalled function
     use_cache: bool = True
     id: int = 0
 
@@ -85,18 +85,35 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
                                undefines=list(s.get("undefines", [])),
                                force_includes=list(s.get("forceIncludes", [])), std=s.get("std"),
                                data_model=s.get("dataModel", "LP64"))
-        program = load_program(job.path, text=job.text, options=pp, entry=job.entry)
+        program = load_program(job.path, text=job.text, options=pp, entry="main")
+        entries = [job.entry] if job.entry else list(s.get("entryPoints") or []) or auto_entries(program)
         store = None
         if job.use_cache and s.get("cache", True):
             cache_dir = s.get("cacheDir") or None
             if cache_dir not in stores:
                 stores[cache_dir] = CacheStore(cache_dir)
             store = stores[cache_dir]
-        opts = VerifyOptions(config=s.get("config", "value"), timeout=float(s.get("timeout", 30)),
-                             max_violations=int(s.get("maxViolations", 20)), cache=store, harness=False,
-                             cancel=progress)
-        result = run_deep(lambda: verify_program(program, opts))
-        payload = {"result": result.to_json(), "functions": _function_table(program, store, result),
+        results = []
+        functions = None
+        for entry in entries:
+            prog = program if entry == "main" else load_program(job.path, text=job.text, options=pp, entry=entry)
+            opts = VerifyOptions(config=s.get("config", "value"), timeout=float(s.get("timeout", 30)),
+                                 max_violations=int(s.get("maxViolations", 20)), cache=store, harness=False,
+                                 cancel=progress)
+            result = run_deep(lambda p=prog, o=opts: verify_program(p, o))
+            data = result.to_json()
+            if entry != "main":
+                for v in data["violations"]:
+                    v["message"] += f" (entry {entry}, with arbitrary arguments)"
+            results.append(data)
+            table = _function_table(prog, store, result)
+            if functions is None:
+                functions = table
+            else:  # a function is reachable if some entry reaches it
+                for f, g in zip(functions, table):
+                    f["reachable"] = f["reachable"] or g["reachable"]
+        payload = {"result": merge_results(results, entries), "functions": functions or [],
+                   "entries": entries,
                    "warnings": [{"message": d.message, "range": d.range.to_json() if d.range else None}
                                 for d in program.diagnostics]}
         conn.send(("done", job.id, payload))
@@ -108,6 +125,31 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
                                                "violations": []}}))
     except Exception:  # a bug in the engine: report it, keep the worker
         conn.send(("error", job.id, traceback.format_exc(limit=8)))
+
+
+def auto_entries(program) -> list[str]:
+    """main when there is one; otherwise every function no other function calls."""
+    if "main" in program.functions:
+        return ["main"]
+    called = set().union(*(f.calls for f in program.functions.values())) if program.functions else set()
+    roots = [name for name in program.functions if name not in called]
+    return roots or list(program.functions)[:1] or ["main"]
+
+
+def merge_results(results: list[dict[str, Any]], entries: list[str]) -> dict[str, Any]:
+    if len(results) == 1:
+        return results[0]
+    verdicts = [r["verdict"] for r in results]
+    verdict = "FALSE" if "FALSE" in verdicts else "UNKNOWN" if "UNKNOWN" in verdicts else "TRUE"
+    merged = dict(results[0])
+    merged["verdict"] = verdict
+    merged["reason"] = "; ".join(f"{e}: {r['reason']}" for e, r in zip(entries, results) if r.get("reason"))
+    merged["violations"] = [v for r in results for v in r["violations"]]
+    merged["warnings"] = [w for r in results for w in r.get("warnings", [])]
+    merged["source"] = "cache" if all(r.get("source") == "cache" for r in results) else "fresh"
+    for key in ("unsupported", "reason_range"):
+        merged[key] = next((r[key] for r in results if r.get(key)), None)
+    return merged
 
 
 def _function_table(program, store, result) -> list[dict[str, Any]]:

@@ -292,3 +292,39 @@ async def test_commands(client: LanguageClient, tmp_path):
     assert res["cleared"] >= 0
     res = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("cbam.verifyFile", [uri]))
     assert res["verdict"] == "FALSE"
+
+
+async def test_entry_points_without_main(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    src = ("extern void reach_error(void);\nint helper(int x) { return x + 1; }\n"
+           "void check(int a) {\n  if (helper(a) == 8) reach_error();\n}\n")
+    uri = open_doc(client, tmp_path / "lib.c", src)
+    pub = await wait_diags(client, uri)
+    assert len(pub.diagnostics) == 1
+    d = pub.diagnostics[0]
+    assert "entry check, with arbitrary arguments" in d.message
+    assert any(r.message == "a = 7 (input)" for r in d.related_information)
+
+
+async def test_progress_is_reported_and_cancellable(client: LanguageClient, tmp_path):
+    await start(client, tmp_path, settings={"timeout": 120})
+    uri = open_doc(client, tmp_path / "slow.c", SLOW)
+    token = None
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        begun = [t for t, reports in client.progress_reports.items()
+                 if any(isinstance(r, lsp.WorkDoneProgressBegin) for r in reports)]
+        if begun:
+            token = begun[0]
+            break
+    assert token is not None, "no work-done progress for a slow analysis"
+    begin = client.progress_reports[token][0]
+    assert begin.cancellable and begin.title.startswith("cbam")
+    client.window_work_done_progress_cancel(lsp.WorkDoneProgressCancelParams(token=token))
+    pub = await wait_diags(client, uri, timeout=20)
+    assert "cancelled" in pub.diagnostics[0].message
+    for _ in range(50):
+        if any(isinstance(r, lsp.WorkDoneProgressEnd) for r in client.progress_reports[token]):
+            break
+        await asyncio.sleep(0.1)
+    assert any(isinstance(r, lsp.WorkDoneProgressEnd) for r in client.progress_reports[token])

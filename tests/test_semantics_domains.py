@@ -124,3 +124,38 @@ def test_precision_scopes_and_keys(tmp_path):
     assert prec.key_for(block) != ValuePrecision().key_for(block)
     again = ValuePrecision.from_json(prec.to_json())
     assert again.same_as(prec)
+
+
+def test_interpolation_tracks_only_what_refutes_the_path(tmp_path):
+    """[EV] Fig. 1: the first spurious path needs `flag`, never the loop counter `ticks`."""
+    from cbam.engine.analysis.bam import BAM
+    from cbam.engine.analysis.blocks import build_blocks
+    from cbam.engine.analysis.cpa_algorithm import Budget
+    from cbam.engine.analysis.interpolation import interpolate, interpolate_by_slice
+    from cbam.engine.analysis.path import reconstruct
+    from cbam.engine.analysis.smt import check_path
+
+    src = """
+    extern int system_call();
+    void reach_error(void);
+    int main(int x) {
+      int flag, ticks, result;
+      flag = 0; ticks = 0;
+      while (1) { ticks = ticks + 1; result = system_call(); if (result == 0 || ticks > x) { break; } }
+      if (flag > 0) { reach_error(); return 1; }
+      return 0;
+    }
+    """
+    p = load_src(src, tmp_path)
+    cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(p)])
+    bam = BAM(p, cpa, build_blocks(p, p.callgraph), Budget(30))
+    result = bam.run({"value": ValuePrecision()})
+    path = reconstruct(result.targets[0], p, bam)
+    assert check_path(p, path).status == "unsat"
+    for itp in (interpolate, interpolate_by_slice):
+        pairs = itp(p, path)
+        names = {v for _, v in pairs}
+        assert "main::flag" in names and "main::ticks" not in names
+        refined = ValuePrecision().refined(pairs, p)
+        again = BAM(p, cpa, build_blocks(p, p.callgraph), Budget(30)).run({"value": refined})
+        assert not again.targets  # the refined precision proves the program
