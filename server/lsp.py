@@ -21,6 +21,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from cbam import __version__
 
@@ -70,9 +71,26 @@ class DocState:
     status: str = "not analysed"
 
 
+class CbamProtocol(LanguageServerProtocol):
+    """Makes $/cancelRequest reach workspace/executeCommand handlers.
+
+    pygls runs a command's coroutine as a separate task behind the request's future and,
+    on cancellation, only cancels that outer future; the analysis would go on. Here the
+    inner task is cancelled with it, which kills the command's worker job.
+    """
+
+    def _run_generator(self, future=None, gen=None, result_future=None):  # type: ignore[override]
+        before = set(self._request_futures)
+        super()._run_generator(future, gen=gen, result_future=result_future)
+        for key in [k for k in self._request_futures if k not in before]:
+            inner = self._request_futures[key]
+            if result_future is not None:
+                result_future.add_done_callback(lambda f, inner=inner: inner.cancel() if f.cancelled() else None)
+
+
 class CbamServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("cbam", __version__)
+        super().__init__("cbam", __version__, protocol_cls=CbamProtocol)
         self.settings: dict[str, Any] = dict(DEFAULTS)
         self.docs: dict[str, DocState] = {}
         self.job_ids = itertools.count(1)

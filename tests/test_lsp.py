@@ -328,3 +328,27 @@ async def test_progress_is_reported_and_cancellable(client: LanguageClient, tmp_
             break
         await asyncio.sleep(0.1)
     assert any(isinstance(r, lsp.WorkDoneProgressEnd) for r in client.progress_reports[token])
+
+
+async def test_cancel_request_stops_the_analysis(client: LanguageClient, tmp_path):
+    await start(client, tmp_path, settings={"timeout": 120, "trigger": "manual"})
+    path = tmp_path / "slow.c"
+    uri = open_doc(client, path, SLOW)
+    fut = client.protocol.send_request(lsp.WORKSPACE_EXECUTE_COMMAND,
+                                       lsp.ExecuteCommandParams("cbam.verifyFile", [uri]), msg_id="verify-1")
+    await asyncio.sleep(1.5)
+    client.protocol.notify("$/cancelRequest", lsp.CancelParams(id="verify-1"))
+    from pygls.exceptions import JsonRpcRequestCancelled
+
+    with pytest.raises(JsonRpcRequestCancelled):
+        await asyncio.wait_for(asyncio.wrap_future(fut), 20)
+    # The worker is free again at once: the slow job was killed, not left running.
+    path.write_text(SAFE)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text=SAFE)]))
+    t0 = asyncio.get_running_loop().time()
+    res = await asyncio.wait_for(client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams("cbam.verifyFile", [uri])), 30)
+    assert res["verdict"] == "TRUE"
+    assert asyncio.get_running_loop().time() - t0 < 20
