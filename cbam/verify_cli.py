@@ -33,6 +33,16 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     add_cache_options(p)
     p.set_defaults(func=cmd_verify)
 
+    sm = sub.add_parser("summary", help="print the function summaries cbam infers")
+    sm.add_argument("file")
+    sm.add_argument("--function", help="only this function")
+    sm.add_argument("--config", default="value", help="analysis configuration (default: value)")
+    sm.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    sm.add_argument("--entry", default="main", metavar="FUNCTION")
+    add_frontend_options(sm)
+    add_cache_options(sm)
+    sm.set_defaults(func=cmd_summary)
+
     c = sub.add_parser("cache", help="inspect or clear the persistent summary cache")
     csub = c.add_subparsers(dest="cache_command", required=True)
     cs = csub.add_parser("stats", help="what the cache holds")
@@ -64,6 +74,61 @@ def open_cache(args: argparse.Namespace):
     if store.rebuilt_reason:
         print(f"cbam: note: the summary cache was rebuilt: {store.rebuilt_reason}", file=sys.stderr)
     return store
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    """Verify (reusing the cache), then print each function's block abstractions as summaries."""
+    import tempfile
+
+    from cbam.engine.analysis.blocks import build_blocks
+    from cbam.engine.analysis.summaries import summary_lines
+    from cbam.engine.cache.blockcache import PersistentBlocks
+    from cbam.engine.cache.store import CacheStore
+    from cbam.engine.frontend.errors import FrontendError
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.verify import VerifyOptions, make_cpa, run_deep, verify_program
+
+    tmp = None
+    store = open_cache(args)
+    if store is None:  # summaries are read back from a store: use a throw-away one
+        tmp = tempfile.TemporaryDirectory()
+        store = CacheStore(tmp.name)
+    pp = PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
+                           data_model=args.data_model or "LP64")
+    try:
+        program = load_program(args.file, options=pp, entry=args.entry)
+    except FrontendError as exc:
+        for d in exc.diagnostics:
+            print(d, file=sys.stderr)
+        return EXIT_USAGE
+    if args.function and args.function not in program.functions:
+        print(f"cbam: no function named '{args.function}' in {args.file}", file=sys.stderr)
+        return EXIT_USAGE
+    opts = VerifyOptions(config=args.config, timeout=args.timeout, cache=store, harness=False)
+    result = run_deep(lambda: verify_program(program, opts))
+    keys = PersistentBlocks(store, program, make_cpa(program, args.config), build_blocks(program, program.callgraph),
+                            args.config, None).fn_keys
+    for name, f in program.functions.items():
+        if args.function and name != args.function:
+            continue
+        params = [p.split("::", 1)[1] for p in f.params]
+        print(f"{name}({', '.join(params)}):")
+        if f.unsupported:
+            print(f"  not analysed: unsupported construct ({f.unsupported[0]})")
+            continue
+        blocks = store.blocks_for_function(name, keys.get(name))
+        if not blocks:
+            print("  no summary: not analysed" + ("" if name in program.callgraph.reachable(program.start.name)
+                                                  else " (not reachable from the entry point)"))
+            continue
+        for line in summary_lines(name, params, blocks):
+            print(f"  {line}")
+    print(f"Verification result: {result.verdict}" + (f" ({result.reason})" if result.reason else ""))
+    if tmp is not None:
+        store.close()
+        tmp.cleanup()
+    return 0
 
 
 def cmd_cache_stats(args: argparse.Namespace) -> int:

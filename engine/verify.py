@@ -14,6 +14,7 @@ from .analysis.cegar import cegar
 from .analysis.cpa import CompositeCPA
 from .analysis.cpa_algorithm import Budget, BudgetExceeded
 from .analysis.domains.callstack import CallstackCPA
+from .analysis.domains.interval import IntervalCPA
 from .analysis.domains.location import LocationCPA
 from .analysis.domains.value import ValueCPA
 from .analysis.harness import write_harness
@@ -28,7 +29,7 @@ from .frontend.errors import FrontendError
 from .frontend.load import load_program
 from .frontend.preprocess import PreprocessOptions
 
-CONFIGS = ("value",)
+CONFIGS = ("value", "interval")
 
 
 @dataclass
@@ -71,12 +72,15 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                 restored.statistics = Statistics(time=round(time.monotonic() - t0, 3))
                 return restored
     blocks = build_blocks(program, cg)
-    cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
+    cpa = make_cpa(program, opts.config)
     stats = Statistics()
     file_key = os.path.abspath(program.main_file)
     persistent = PersistentBlocks(store, program, cpa, blocks, opts.config, file_key) \
         if store is not None else None
-    phases = _phases(opts, _reused_precision(store, program, opts) if store is not None else None)
+    if opts.config == "interval":
+        phases = [(ValuePrecision(), 1.0, 0)]  # the interval domain has no precision to refine
+    else:
+        phases = _phases(opts, _reused_precision(store, program, opts) if store is not None else None)
     outcome = None
     confirmed: list = []
     excluded: set[int] = set()
@@ -91,7 +95,8 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         bam.persistent = persistent
         bam.excluded_targets |= excluded
         try:
-            outcome = cegar(program, bam, prec, budget, opts.max_violations - len(confirmed))
+            outcome = cegar(program, bam, prec, budget, opts.max_violations - len(confirmed),
+                            refine=opts.config != "interval")
         except BudgetExceeded as exc:
             _accumulate(stats, bam, budget, 0)
             if last or exc.reason == "cancelled":
@@ -134,6 +139,13 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                 "refinement made no progress")):
             store.put_result(result_key, file_key, result.verdict, dump_result(result))
     return result
+
+
+def make_cpa(program: Program, config: str) -> CompositeCPA:
+    """The composite CPA of a configuration: location x callstack x the configuration's domain."""
+    if config == "interval":
+        return CompositeCPA([LocationCPA(), CallstackCPA(), IntervalCPA(program)])
+    return CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
 
 
 def _reused_precision(store, program: Program, opts: VerifyOptions) -> ValuePrecision | None:

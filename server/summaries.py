@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-RESULT_SUFFIX = "::__retval"
+from cbam.engine.analysis.summaries import describe_entry, describe_exit
 
 
 class SummaryReader:
@@ -29,44 +29,6 @@ class SummaryReader:
         return store.blocks_for_function("", fn_key)
 
 
-def _values(state: list[Any]) -> dict[str, int]:
-    for part in state:
-        if isinstance(part, dict):
-            return {str(k): int(v) for k, v in part.items()}
-    return {}
-
-
-def _short(name: str) -> str:
-    base = name.split("::", 1)[1] if "::" in name else name
-    return base.split(".", 1)[0]
-
-
-def describe_context(entry: dict[str, int], fn: str, params: list[str]) -> str:
-    parts = []
-    for p in params:
-        v = entry.get(f"{fn}::{p}")
-        parts.append(f"{p} = {v}" if v is not None else f"{p} = any")
-    for k, v in sorted(entry.items()):
-        if "::" not in k:
-            parts.append(f"{k} = {v}")
-    return ", ".join(parts) if parts else "any input"
-
-
-def describe_exits(exits: list[dict[str, int]], fn: str) -> str:
-    if not exits:
-        return "never returns"
-    outs = []
-    for ex in exits:
-        ret = ex.get(fn + RESULT_SUFFIX)
-        effects = [f"{k} = {v}" for k, v in sorted(ex.items()) if "::" not in k]
-        desc = f"returns {ret}" if ret is not None else "returns some value"
-        if effects:
-            desc += " with " + ", ".join(effects)
-        outs.append(desc)
-    uniq = list(dict.fromkeys(outs))
-    return uniq[0] if len(uniq) == 1 else " or ".join(uniq[:4]) + (" or …" if len(uniq) > 4 else "")
-
-
 def format_hover(f: dict[str, Any], result: dict[str, Any] | None, blocks: list[dict[str, Any]] | None) -> str:
     name = f["name"]
     lines = [f"**{name}** — cbam summary"]
@@ -84,10 +46,11 @@ def format_hover(f: dict[str, Any], result: dict[str, Any] | None, blocks: list[
     total_states = 0
     total_ms = 0.0
     newest = 0.0
+    params = f.get("params", [])
     for b in blocks[:12]:
-        entry = _values(b["entry"])
-        exits = [_values(x) for x in b["exits"]]
-        lines.append(f"| `{describe_context(entry, name, f.get('params', []))}` | `{describe_exits(exits, name)}` |")
+        entry = describe_entry(b["entry"], name, params)
+        exits = list(dict.fromkeys(describe_exit(x, name) for x in b["exits"])) or ["never returns"]
+        lines.append(f"| `{entry}` | `{' or '.join(exits[:4])}{' or …' if len(exits) > 4 else ''}` |")
         total_states += b.get("states", 0)
         total_ms += 1000 * b.get("seconds", 0.0)
         newest = max(newest, b.get("created", 0.0))

@@ -161,12 +161,9 @@ def _function_table(program, store, result) -> list[dict[str, Any]]:
     if store is not None:
         # Recompute the content keys the way the engine did (cheap: no analysis).
         from cbam.engine.analysis.blocks import build_blocks
-        from cbam.engine.analysis.cpa import CompositeCPA
-        from cbam.engine.analysis.domains.callstack import CallstackCPA
-        from cbam.engine.analysis.domains.location import LocationCPA
-        from cbam.engine.analysis.domains.value import ValueCPA
+        from cbam.engine.verify import make_cpa
 
-        cpa = CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
+        cpa = make_cpa(program, result.config)
         pb = PersistentBlocks(store, program, cpa, build_blocks(program, program.callgraph), result.config, None)
         keys = pb.fn_keys
     reach = program.callgraph.reachable(program.start.name)

@@ -169,11 +169,11 @@ async def test_hover_and_code_lens(client: LanguageClient, tmp_path):
     at_def = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
                                                                     lsp.Position(0, 5)))
     text = at_def.contents.value
-    assert "**twice**" in text and "x = 21" in text and "returns 42" in text
+    assert "**twice**" in text and "`x == 21`" in text and "`\\result == 42`" in text
     assert "fresh" in text or "cached" in text
     at_call = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
                                                                      lsp.Position(2, 11)))
-    assert at_call is not None and "returns 42" in at_call.contents.value
+    assert at_call is not None and "\\result == 42" in at_call.contents.value
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     titles = sorted(lens.command.title for lens in lenses)
     assert titles == ["cbam: ✓ verified — Verify", "cbam: ✓ verified — Verify"]

@@ -32,6 +32,8 @@ from .arg import ARGState
 from .cpa import Block, CompositeCPA
 from .cpa_algorithm import Budget, Successors, run_cpa
 
+WIDEN_DELAY = 3  # summary updates joined before widening starts (domains that widen)
+
 
 class AnalysisUnsupported(Exception):
     def __init__(self, what: str, where):
@@ -89,6 +91,7 @@ class BAM:
         self.max_depth = max_depth
         self.cache: dict[Hashable, BlockResult] = {}
         self.summaries: dict[Hashable, list[ARGState]] = {}
+        self.summary_updates: dict[Hashable, int] = {}
         self.stack: list[_Level] = []
         self.consumed: dict[Hashable, list[ARGState]] = {}
         self.stats = BAMStats()
@@ -203,6 +206,16 @@ class BAM:
             for e in exits:
                 if not any(self.cpa.is_less_or_equal(e.state, o.state) for o in merged):
                     merged.append(e)
+            updates = self.summary_updates.get(key, 0) + 1
+            self.summary_updates[key] = updates
+            # Join for the first few updates, widen after: delayed widening keeps small bounds.
+            prev = [o.state for o in old] if updates > WIDEN_DELAY else []
+            widened = self.cpa.widen_summary(prev, [m.state for m in merged]) if merged else None
+            if widened is not None:
+                # Domains with infinite chains (intervals) widen their summaries; the ARG of the
+                # newest exit stands for the widened state when a path is rebuilt through it.
+                anchor = exits[-1] if exits else merged[-1]
+                merged = [ARGState(w, anchor.parent, anchor.edge, anchor.summary_exit) for w in widened]
             self.summaries[key] = merged
             result.exits = merged if not traces else exits
         self.cache[key] = result

@@ -40,7 +40,7 @@ class CegarOutcome:
 
 
 def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget, max_violations: int = 1,
-          max_refinements: int = 500, smt_timeout_ms: int = 60_000) -> CegarOutcome:
+          max_refinements: int = 500, smt_timeout_ms: int = 60_000, refine: bool = True) -> CegarOutcome:
     out = CegarOutcome("safe", precision=precision)
     prec = precision
     seen_paths: set[tuple] = set()
@@ -80,6 +80,13 @@ def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget,
             out.complete = False
             return out
         # Infeasible: refine.
+        if not refine:
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.reason = ("an error path is infeasible, but this configuration has no precision to refine "
+                          "(try --config value)")
+            out.reason_node = path.error_node
+            out.complete = False
+            return out
         signature = tuple((s.kind, id(s.edge)) for s in path.steps)
         pairs = interpolate(program, path, budget.check)
         if pairs is None:

@@ -45,6 +45,7 @@ class CPA(ABC):
 
     name: str = "cpa"
     joins: bool = False  # True if merge joins states at the same location (merge-join)
+    widens_summaries: bool = False  # True if widen_summary must be applied to recursion summaries
 
     @abstractmethod
     def initial(self, node: CFANode) -> State: ...
@@ -98,6 +99,11 @@ class CPA(ABC):
 
     def concrete_values(self, state: State) -> dict[str, int] | None:
         """Variables this state pins to one value, if the domain knows such a thing."""
+        return None
+
+    def widen_summary(self, old: list[State], new: list[State]) -> list[State] | None:
+        """For recursion: combine a block's previous and new exit states so that the
+        fixpoint terminates; None means "keep the states as they are" (finite domains)."""
         return None
 
     def to_json(self, state: State) -> Any:
@@ -190,6 +196,19 @@ class CompositeCPA:
 
     def describe(self, state: tuple) -> str:
         return " | ".join(c.describe(s) for c, s in zip(self.components, state))
+
+    def widen_summary(self, old: list[tuple], new: list[tuple]) -> list[tuple] | None:
+        """Componentwise, when some component widens and all others agree on one value."""
+        idx = [i for i, c in enumerate(self.components) if c.widens_summaries]
+        if not idx or not new:
+            return None
+        base = new[0]
+        if any(s[i] != base[i] for s in new + old for i in range(len(base)) if i not in idx):
+            return None
+        out = list(base)
+        for i in idx:
+            out[i] = self.components[i].widen_summary([s[i] for s in old], [s[i] for s in new])[0]
+        return [tuple(out)]
 
     def concrete_values(self, state: tuple) -> dict[str, int]:
         out: dict[str, int] = {}
