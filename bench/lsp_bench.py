@@ -24,6 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from incremental_bench import generate  # noqa: E402
 
+def log(msg: str) -> None:
+    print(f"[lsp_bench] {msg}", file=sys.stderr, flush=True)
+
+
 SLOW = "int main(void) { unsigned i = 0; while (i < 4000000000U) i++; return (int)i; }\n"
 
 
@@ -62,8 +66,10 @@ async def one_round(tmp: Path) -> dict[str, float | list[float]]:
 
     base = generate()
     path.write_text(base)
+    log("cold open")
     cold = await timed(lambda: client.text_document_did_open(lsp.DidOpenTextDocumentParams(
         lsp.TextDocumentItem(uri, "c", 1, base))))
+    log(f"cold {cold:.2f}s; re-save")
     resave = await timed(lambda: client.text_document_did_save(lsp.DidSaveTextDocumentParams(
         lsp.TextDocumentIdentifier(uri))))
     edited = generate(leaf_const=4)
@@ -74,7 +80,9 @@ async def one_round(tmp: Path) -> dict[str, float | list[float]]:
             lsp.VersionedTextDocumentIdentifier(uri, 2), [lsp.TextDocumentContentChangeWholeDocument(edited)]))
         client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
 
+    log("edit")
     edit = await timed(change_and_save)
+    log("hovers")
     # Hovers while another document is being analysed.
     slow = tmp / "slow.c"
     slow.write_text(SLOW)
@@ -87,9 +95,13 @@ async def one_round(tmp: Path) -> dict[str, float | list[float]]:
         await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 5)))
         hovers.append(1000 * (time.monotonic() - t0))
         await asyncio.sleep(0.02)
-    await client.shutdown_async(None)
+    log("shutdown")
+    await asyncio.wait_for(client.shutdown_async(None), 30)
     client.exit(None)
-    await client.stop()
+    try:
+        await asyncio.wait_for(client.stop(), 30)
+    except asyncio.TimeoutError:
+        pass
     return {"cold": cold, "resave": resave, "edit": edit, "hovers": hovers}
 
 

@@ -99,8 +99,13 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                             refine=opts.config != "interval")
         except BudgetExceeded as exc:
             _accumulate(stats, bam, budget, 0)
+            found = getattr(exc, "confirmed", [])
+            confirmed.extend(found)
+            excluded |= {id(c.path.error_node) for c in found}
             if last or exc.reason == "cancelled":
                 result.reason = exc.reason
+                if confirmed:
+                    result.warnings.append(f"search for further violations stopped early: {exc.reason}")
                 return _finish(result, program, opts, confirmed, stats, t0)
             continue
         except MemoryError:

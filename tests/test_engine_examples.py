@@ -235,3 +235,16 @@ def test_deep_recursion_is_handled(tmp_path):
     int main(void) { if (down(300) != 300) reach_error(); return 0; }
     """
     assert verify_src(src, tmp_path).verdict == "TRUE"
+
+
+def test_confirmed_violation_survives_a_timeout_of_the_further_search(tmp_path):
+    # After the first violation the search goes on (as in the editor); counting down an unknown n
+    # never converges in the value domain, so the time runs out: the confirmed violation stands.
+    src = NONDET + """
+    int rdown(int n) { if (n <= 0) return 0; return rdown(n - 1) + 1; }
+    int main(void) { int n = __VERIFIER_nondet_int(); if (n > 2) n = 2; if (n < 0) n = 0;
+      if (rdown(n) == 2) reach_error(); return 0; }
+    """
+    r = verify_src(src, tmp_path, timeout=4, max_violations=20)
+    assert r.verdict == "FALSE" and len(r.violations) == 1
+    check_error_path(r)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..cfa.cfa import Program
 from .bam import BAM, AnalysisUnsupported
-from .cpa_algorithm import Budget
+from .cpa_algorithm import Budget, BudgetExceeded
 from .interpolation import interpolate
 from .path import ErrorPath, reconstruct
 from .precision import ValuePrecision
@@ -42,6 +42,15 @@ class CegarOutcome:
 def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget, max_violations: int = 1,
           max_refinements: int = 500, smt_timeout_ms: int = 60_000, refine: bool = True) -> CegarOutcome:
     out = CegarOutcome("safe", precision=precision)
+    try:
+        return _loop(program, bam, precision, budget, max_violations, max_refinements, smt_timeout_ms, refine, out)
+    except BudgetExceeded as exc:
+        exc.confirmed = out.confirmed  # type: ignore[attr-defined]  # confirmed violations stand
+        raise
+
+
+def _loop(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget, max_violations: int,
+          max_refinements: int, smt_timeout_ms: int, refine: bool, out: CegarOutcome) -> CegarOutcome:
     prec = precision
     seen_paths: set[tuple] = set()
     while True:
