@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from incremental_bench import generate  # noqa: E402
 
+
 def log(msg: str) -> None:
     print(f"[lsp_bench] {msg}", file=sys.stderr, flush=True)
 
@@ -77,7 +78,7 @@ async def one_round(tmp: Path) -> dict[str, float | list[float]]:
 
     def change_and_save() -> None:
         client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-            lsp.VersionedTextDocumentIdentifier(uri, 2), [lsp.TextDocumentContentChangeWholeDocument(edited)]))
+            lsp.VersionedTextDocumentIdentifier(version=2, uri=uri), [lsp.TextDocumentContentChangeWholeDocument(text=edited)]))
         client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
 
     log("edit")
@@ -100,7 +101,7 @@ async def one_round(tmp: Path) -> dict[str, float | list[float]]:
     client.exit(None)
     try:
         await asyncio.wait_for(client.stop(), 30)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass
     return {"cold": cold, "resave": resave, "edit": edit, "hovers": hovers}
 

@@ -40,6 +40,7 @@ class VerifyOptions:
     order: str = "dfs"
     harness: bool = True
     cancel: object = None  # callable returning True when the run should stop
+    extra_search_after_violation: float | None = None  # seconds for further violations after the first
     initial_precision: ValuePrecision | None = None
     cache: object = None  # cache.store.CacheStore, or None for no persistent cache
     extra: dict = field(default_factory=dict)
@@ -90,7 +91,11 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         last = i == len(phases) - 1
         remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
         limit = remaining if (last or remaining is None) else remaining * share
-        budget = Budget(limit, None if last or not max_states else max_states, cancel=opts.cancel)  # type: ignore[arg-type]
+        if confirmed and opts.extra_search_after_violation is not None:
+            limit = min(limit if limit is not None else opts.extra_search_after_violation,
+                        opts.extra_search_after_violation)
+        budget = Budget(limit, None if last or not max_states else max_states, cancel=opts.cancel,  # type: ignore[arg-type]
+                        extra_after_violation=opts.extra_search_after_violation)
         bam = BAM(program, cpa, blocks, budget, opts.order)
         bam.persistent = persistent
         bam.excluded_targets |= excluded
@@ -106,7 +111,10 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                 result.reason = exc.reason
                 if confirmed:
                     result.warnings.append(f"search for further violations stopped early: {exc.reason}")
-                return _finish(result, program, opts, confirmed, stats, t0)
+                _finish(result, program, opts, confirmed, stats, t0)
+                if confirmed and exc.reason != "cancelled":
+                    _store(store, persistent, result_key, file_key, opts, result, None)
+                return result
             continue
         except MemoryError:
             result.reason = "memory limit reached"
@@ -136,14 +144,21 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
             result.reason_ref = ["node", node.function, node.canon]
     result.precision = outcome.precision  # type: ignore[attr-defined]
     _finish(result, program, opts, confirmed, stats, t0)
-    if persistent is not None:
-        stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
-        if outcome.precision is not None:
-            store.put_precision(file_key, opts.config, outcome.precision.to_json())
-        if result_key is not None and (result.verdict != "UNKNOWN" or outcome.reason.startswith(
-                "refinement made no progress")):
-            store.put_result(result_key, file_key, result.verdict, dump_result(result))
+    if result.verdict != "UNKNOWN" or outcome.reason.startswith("refinement made no progress"):
+        _store(store, persistent, result_key, file_key, opts, result, outcome.precision)
     return result
+
+
+def _store(store, persistent, result_key, file_key: str, opts: VerifyOptions, result: VerificationResult,
+           precision: ValuePrecision | None) -> None:
+    """Deterministic results go to the cache (a timeout is not one, a confirmed violation is)."""
+    if persistent is None or store is None:
+        return
+    result.statistics.summary_hits, result.statistics.summary_misses = persistent.hits, persistent.misses
+    if precision is not None:
+        store.put_precision(file_key, opts.config, precision.to_json())
+    if result_key is not None:
+        store.put_result(result_key, file_key, result.verdict, dump_result(result))
 
 
 def make_cpa(program: Program, config: str) -> CompositeCPA:

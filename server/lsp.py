@@ -42,6 +42,7 @@ DEFAULTS: dict[str, Any] = {
     "includePaths": [],
     "defines": [],
     "maxViolations": 20,
+    "extraSearchSeconds": 5,
     "memoryLimitMb": 4096,
 }
 

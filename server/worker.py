@@ -99,7 +99,8 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
             prog = program if entry == "main" else load_program(job.path, text=job.text, options=pp, entry=entry)
             opts = VerifyOptions(config=s.get("config", "value"), timeout=float(s.get("timeout", 30)),
                                  max_violations=int(s.get("maxViolations", 20)), cache=store, harness=False,
-                                 cancel=progress)
+                                 cancel=progress,
+                                 extra_search_after_violation=float(s.get("extraSearchSeconds", 5)))
             result = run_deep(lambda p=prog, o=opts: verify_program(p, o))
             data = result.to_json()
             if entry != "main":

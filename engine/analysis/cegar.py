@@ -70,6 +70,7 @@ def _loop(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget,
         feas = check_path(program, path, smt_timeout_ms)
         if feas.status == "sat":
             out.confirmed.append(Confirmed(path, feas))
+            budget.violation_found()
             if len(out.confirmed) >= max_violations:
                 out.status = "unsafe"
                 out.complete = False

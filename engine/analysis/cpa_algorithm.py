@@ -18,11 +18,19 @@ from .cpa import CompositeCPA
 class Budget:
     """Time and state limits for a whole verification run."""
 
-    def __init__(self, timeout: float | None, max_states: int | None = None, cancel: Callable[[], bool] | None = None):
+    def __init__(self, timeout: float | None, max_states: int | None = None, cancel: Callable[[], bool] | None = None,
+                 extra_after_violation: float | None = None):
         self.deadline = (time.monotonic() + timeout) if timeout else None
         self.max_states = max_states
         self.states = 0
         self.cancel = cancel
+        self.extra_after_violation = extra_after_violation
+
+    def violation_found(self) -> None:
+        """Once one violation is confirmed, further ones get only a bounded extra search."""
+        if self.extra_after_violation is not None:
+            limit = time.monotonic() + self.extra_after_violation
+            self.deadline = limit if self.deadline is None else min(self.deadline, limit)
 
     def tick(self) -> None:
         self.states += 1
