@@ -352,3 +352,20 @@ async def test_cancel_request_stops_the_analysis(client: LanguageClient, tmp_pat
         lsp.ExecuteCommandParams("cbam.verifyFile", [uri])), 30)
     assert res["verdict"] == "TRUE"
     assert asyncio.get_running_loop().time() - t0 < 20
+
+
+async def test_verify_on_change_with_debounce(client: LanguageClient, tmp_path):
+    await start(client, tmp_path, settings={"trigger": "change", "debounceMs": 300})
+    uri = open_doc(client, tmp_path / "t.c", SAFE)
+    first = await wait_diags(client, uri)
+    assert not first.diagnostics
+    # Three quick edits, no save: one verification, of the last version only.
+    for version in (2, 3, 4):
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [lsp.TextDocumentContentChangeWholeDocument(text=BUGGY)]))
+        await asyncio.sleep(0.05)
+    pub = await wait_diags(client, uri, after=1)
+    assert pub.version == 4 and len(pub.diagnostics) == 1
+    await asyncio.sleep(1.0)
+    assert [p.version for p in client.published if p.uri == uri] == [1, 4]
