@@ -32,6 +32,7 @@ from ...cfa.ir import (
     Var,
 )
 from ..cpa import CPA, Block
+from .varmap import expand_map, rebuild_map, reduce_map
 
 Itv = tuple[int, int]
 
@@ -296,24 +297,14 @@ class IntervalCPA(CPA):
 
     # ---- BAM ------------------------------------------------------------------------------
     def reduce(self, s: IntervalState, block: Block, prec: Any) -> IntervalState:
-        return IntervalState({k: v for k, v in s.m.items() if k in block.vars})
+        return IntervalState(reduce_map(s.m, block))
 
     def expand(self, entry: IntervalState, reduced_exit: IntervalState, block: Block) -> IntervalState:
-        m = {k: v for k, v in entry.m.items() if k not in block.vars
-             and not (block.havocs_all_globals and k in self.globals)
-             and not (block.writes_memory and k in self.addressed)}
-        m.update(reduced_exit.m)
-        return IntervalState(m)
+        return IntervalState(expand_map(entry.m, reduced_exit.m, block, self.globals, self.addressed))
 
     def rebuild(self, call: IntervalState, entry: IntervalState, exit: IntervalState, block: Block,
                 edge: CallEdge) -> IntervalState:
-        rv = block.function.result_var
-        m = {k: v for k, v in call.m.items()
-             if k not in self.globals and k != rv and not (block.writes_memory and k in self.addressed)}
-        for k, v in exit.m.items():
-            if k in self.globals or k == rv:
-                m[k] = v
-        return IntervalState(m)
+        return IntervalState(rebuild_map(call.m, exit.m, block, self.globals, self.addressed))
 
     def precision_key(self, prec: Any, block: Block) -> Hashable:
         return None

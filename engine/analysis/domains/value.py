@@ -34,6 +34,7 @@ from ...cfa.ir import (
 from ...cfa.semantics import eval_binary, eval_cast, eval_unary
 from ..cpa import CPA, Block
 from ..precision import ValuePrecision
+from .varmap import expand_map, rebuild_map, reduce_map
 
 
 class ValueState:
@@ -256,25 +257,14 @@ class ValueCPA(CPA):
 
     # ---- BAM ----------------------------------------------------------------
     def reduce(self, state: ValueState, block: Block, prec: Any) -> ValueState:
-        return state.restrict(lambda k: k in block.vars)
+        return ValueState(reduce_map(state.m, block))
 
     def expand(self, entry: ValueState, reduced_exit: ValueState, block: Block) -> ValueState:
-        drop_globals = block.havocs_all_globals
-        drop_memory = block.writes_memory
-        m = {k: v for k, v in entry.m.items() if k not in block.vars
-             and not (drop_globals and k in self.globals) and not (drop_memory and k in self.addressed)}
-        m.update(reduced_exit.m)
-        return ValueState(m)
+        return ValueState(expand_map(entry.m, reduced_exit.m, block, self.globals, self.addressed))
 
     def rebuild(self, call: ValueState, entry: ValueState, exit: ValueState, block: Block,
                 edge: CallEdge) -> ValueState:
-        result_var = block.function.result_var
-        m = {k: v for k, v in call.m.items()
-             if k not in self.globals and k != result_var and not (block.writes_memory and k in self.addressed)}
-        for k, v in exit.m.items():
-            if k in self.globals or k == result_var:
-                m[k] = v
-        return ValueState(m)
+        return ValueState(rebuild_map(call.m, exit.m, block, self.globals, self.addressed))
 
     def precision_key(self, prec: ValuePrecision | None, block: Block) -> Hashable:
         return None if prec is None else prec.key_for(block)
