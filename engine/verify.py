@@ -18,6 +18,7 @@ from .analysis.domains.interval import IntervalCPA
 from .analysis.domains.location import LocationCPA
 from .analysis.domains.value import ValueCPA
 from .analysis.harness import write_harness
+from .analysis.interpolation import ValueRefiner
 from .analysis.precision import ValuePrecision
 from .analysis.report import build_violation
 from .analysis.result import Statistics, VerificationResult
@@ -79,29 +80,30 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     persistent = PersistentBlocks(store, program, cpa, blocks, opts.config, file_key) \
         if store is not None else None
     if opts.config == "interval":
-        phases = [(ValuePrecision(), 1.0, 0)]  # the interval domain has no precision to refine
+        phases: list[tuple[dict, float]] = [({}, 1.0)]  # the interval domain has no precision to refine
+        refiner = None
     else:
         phases = _phases(opts, _reused_precision(store, program, opts) if store is not None else None)
+        refiner = ValueRefiner()
     outcome = None
     confirmed: list = []
     excluded: set[int] = set()
     bam: BAM | None = None
     total = Budget(opts.timeout, cancel=opts.cancel)  # type: ignore[arg-type]
-    for i, (prec, share, max_states) in enumerate(phases):
+    for i, (prec, share) in enumerate(phases):
         last = i == len(phases) - 1
         remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
         limit = remaining if (last or remaining is None) else remaining * share
         if confirmed and opts.extra_search_after_violation is not None:
             limit = min(limit if limit is not None else opts.extra_search_after_violation,
                         opts.extra_search_after_violation)
-        budget = Budget(limit, None if last or not max_states else max_states, cancel=opts.cancel,  # type: ignore[arg-type]
+        budget = Budget(limit, cancel=opts.cancel,  # type: ignore[arg-type]
                         extra_after_violation=opts.extra_search_after_violation)
         bam = BAM(program, cpa, blocks, budget, opts.order)
         bam.persistent = persistent
         bam.excluded_targets |= excluded
         try:
-            outcome = cegar(program, bam, prec, budget, opts.max_violations - len(confirmed),
-                            refine=opts.config != "interval")
+            outcome = cegar(program, bam, prec, budget, refiner, opts.max_violations - len(confirmed))
         except BudgetExceeded as exc:
             _accumulate(stats, bam, budget, 0)
             found = getattr(exc, "confirmed", [])
@@ -128,7 +130,8 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         break
     assert outcome is not None
     result.unsupported_range = outcome.unsupported_range  # type: ignore[assignment]
-    stats.precision_size = outcome.precision.size() if outcome.precision is not None else 0
+    value_prec = (outcome.precision or {}).get("value")
+    stats.precision_size = value_prec.size() if value_prec is not None else 0
     if outcome.status == "safe":
         result.verdict = "TRUE"
     elif outcome.status == "unsafe" or confirmed:
@@ -142,10 +145,9 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         if node is not None:
             result.reason_range = node.error.range if node.error is not None else None
             result.reason_ref = ["node", node.function, node.canon]
-    result.precision = outcome.precision  # type: ignore[attr-defined]
     _finish(result, program, opts, confirmed, stats, t0)
     if result.verdict != "UNKNOWN" or outcome.reason.startswith("refinement made no progress"):
-        _store(store, persistent, result_key, file_key, opts, result, outcome.precision)
+        _store(store, persistent, result_key, file_key, opts, result, value_prec)
     return result
 
 
@@ -184,7 +186,7 @@ def _reused_precision(store, program: Program, opts: VerifyOptions) -> ValuePrec
     )
 
 
-def _phases(opts: VerifyOptions, reused: ValuePrecision | None = None) -> list[tuple[ValuePrecision, float, int]]:
+def _phases(opts: VerifyOptions, reused: ValuePrecision | None = None) -> list[tuple[dict, float]]:
     """Full precision first, under a small budget; then CEGAR from the empty precision.
 
     Tracking every variable settles deterministic code (and memoizes concrete recursion)
@@ -194,10 +196,11 @@ def _phases(opts: VerifyOptions, reused: ValuePrecision | None = None) -> list[t
     finer one, so a spurious path full precision cannot refute is final.
     """
     if opts.initial_precision is not None:
-        return [(opts.initial_precision, 1.0, 0)]
+        return [({"value": opts.initial_precision}, 1.0)]
+    full, empty = {"value": ValuePrecision(track_all=True)}, {"value": ValuePrecision()}
     if reused is not None and not reused.track_all:
-        return [(reused, 0.5, 0), (ValuePrecision(track_all=True), 0.25, 0), (ValuePrecision(), 1.0, 0)]
-    return [(ValuePrecision(track_all=True), 0.25, 0), (ValuePrecision(), 1.0, 0)]
+        return [({"value": reused}, 0.5), (full, 0.25), (empty, 1.0)]
+    return [(full, 0.25), (empty, 1.0)]
 
 
 def _finish(result: VerificationResult, program: Program, opts: VerifyOptions, confirmed: list,

@@ -62,13 +62,11 @@ def path_to_uri(path: str) -> str:
 class DocState:
     uri: str
     version: int | None = None
-    published_version: int | None = None
     job_id: int | None = None
     task: asyncio.Task | None = None
     debounce: asyncio.TimerHandle | None = None
     result: dict[str, Any] | None = None
     functions: list[dict[str, Any]] = field(default_factory=list)
-    result_version: int | None = None
     status: str = "not analysed"
 
 
@@ -98,7 +96,6 @@ class CbamServer(LanguageServer):
         self.workers: dict[str, Worker] = {}
         self.related_support = True
         self.progress_support = False
-        self.workspace_root: str | None = None
         self.compile_commands: dict[str, list[str]] = {}
         self.token_jobs: dict[str, tuple[str, int]] = {}
         self.summaries = SummaryReader()
@@ -200,7 +197,6 @@ def initialize(ls: CbamServer, params: lsp.InitializeParams) -> None:
         root = uri_to_path(params.workspace_folders[0].uri)
     elif params.root_uri:
         root = uri_to_path(params.root_uri)
-    ls.workspace_root = root
     if root:
         ls.compile_commands = load_compile_commands(root)
     opts = params.initialization_options
@@ -450,7 +446,6 @@ def publish_outcomes(ls: CbamServer, state: DocState, outcomes: list[tuple[str, 
         result = payload["result"]
         state.result = result
         state.functions = payload.get("functions", [])
-        state.result_version = version
         cached = result.get("source") == "cache"
         statuses.append(result["verdict"])
         tag = " [cached]" if cached else ""
@@ -462,7 +457,7 @@ def publish_outcomes(ls: CbamServer, state: DocState, outcomes: list[tuple[str, 
             diags.append(violation_diagnostic(ls, state, v, tag, entry))
         if result["verdict"] == "UNKNOWN":
             where = result.get("unsupported") or result.get("reason_range")
-            severity = lsp.DiagnosticSeverity.Information if result["reason"] in ("timeout", "state limit") \
+            severity = lsp.DiagnosticSeverity.Information if result["reason"] == "timeout" \
                 else lsp.DiagnosticSeverity.Warning
             reason = result["reason"]
             if reason == "timeout":
@@ -472,7 +467,6 @@ def publish_outcomes(ls: CbamServer, state: DocState, outcomes: list[tuple[str, 
     state.status = "violation" if "FALSE" in statuses else "unknown" if ("UNKNOWN" in statuses or
                                                                             "unknown" in statuses) else \
         "error" if "error" in statuses else "verified" if statuses else "not analysed"
-    state.published_version = version
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=diags,
                                                                       version=version))
     caps = ls.client_capabilities

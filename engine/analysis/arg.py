@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from ..cfa.ir import CallEdge, Edge
+from ..cfa.ir import Edge
 
 _ids = itertools.count()
 
@@ -24,15 +24,11 @@ class ARGState:
     edge: Edge | None = None
     summary_exit: ARGState | None = None
     id: int = field(default_factory=lambda: next(_ids))
-    covered: bool = False
     origin: tuple | None = None  # (block name, reduced entry, precision) of an exit loaded from the cache
 
     @property
     def location(self):
         return self.state[0]
-
-    def is_summary(self) -> bool:
-        return isinstance(self.edge, CallEdge) and self.summary_exit is not None
 
 
 def block_root(s: ARGState) -> ARGState:

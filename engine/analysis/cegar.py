@@ -1,8 +1,9 @@
 """CEGAR around BAM (seed 004 Alg. 2, with BAM's transfer inside, as in seed 000).
 
 Abstract error paths are confirmed by z3 on the exact bit-vector encoding; only a
-satisfiable path becomes a violation. An infeasible path refines the value precision
-by explicit-value interpolation. After a refinement the analysis restarts from the
+satisfiable path becomes a violation. An infeasible path goes to the configuration's
+refiner, which returns a finer precision (a dict: one precision per domain) or says why it
+cannot. The loop itself knows no domain. After a refinement the analysis restarts from the
 start block, but the BAM cache survives: a block whose reduced precision did not
 change is not re-explored (its key still hits), which is how refinement invalidates
 exactly the cache entries it affects.
@@ -10,15 +11,21 @@ exactly the cache entries it affects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..cfa.cfa import Program
 from .bam import BAM, AnalysisUnsupported
 from .cpa_algorithm import Budget, BudgetExceeded
-from .interpolation import interpolate
 from .path import ErrorPath, reconstruct
-from .precision import ValuePrecision
 from .smt import Feasibility, check_path
+
+
+class Refiner(Protocol):
+    def refine(self, program: Program, path: ErrorPath, precision: dict,
+               check: Callable[[], None]) -> tuple[dict | None, str]:
+        """A strictly finer precision that rules ``path`` out, or (None, why not)."""
 
 
 @dataclass
@@ -33,30 +40,29 @@ class CegarOutcome:
     reason: str = ""
     confirmed: list[Confirmed] = field(default_factory=list)
     refinements: int = 0
-    precision: ValuePrecision | None = None
+    precision: dict | None = None
     unsupported_range: object = None
-    complete: bool = True  # False when stopping after the first violation
     reason_node: object = None  # the error location a "no progress" reason is about
 
 
-def cegar(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget, max_violations: int = 1,
-          max_refinements: int = 500, smt_timeout_ms: int = 60_000, refine: bool = True) -> CegarOutcome:
+def cegar(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
+          max_violations: int = 1, max_refinements: int = 500, smt_timeout_ms: int = 60_000) -> CegarOutcome:
     out = CegarOutcome("safe", precision=precision)
     try:
-        return _loop(program, bam, precision, budget, max_violations, max_refinements, smt_timeout_ms, refine, out)
+        return _loop(program, bam, precision, budget, refiner, max_violations, max_refinements, smt_timeout_ms, out)
     except BudgetExceeded as exc:
         exc.confirmed = out.confirmed  # type: ignore[attr-defined]  # confirmed violations stand
         raise
 
 
-def _loop(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget, max_violations: int,
-          max_refinements: int, smt_timeout_ms: int, refine: bool, out: CegarOutcome) -> CegarOutcome:
+def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
+          max_violations: int, max_refinements: int, smt_timeout_ms: int, out: CegarOutcome) -> CegarOutcome:
     prec = precision
     seen_paths: set[tuple] = set()
     while True:
         budget.check()
         try:
-            result = bam.run({"value": prec})
+            result = bam.run(prec)
         except AnalysisUnsupported as u:
             out.status = "unknown"
             out.reason = f"unsupported feature: {u.what}" + (f" at {u.where}" if u.where else "")
@@ -73,7 +79,6 @@ def _loop(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget,
             budget.violation_found()
             if len(out.confirmed) >= max_violations:
                 out.status = "unsafe"
-                out.complete = False
                 return out
             bam.excluded_targets.add(id(path.error_node))
             continue
@@ -82,36 +87,29 @@ def _loop(program: Program, bam: BAM, precision: ValuePrecision, budget: Budget,
             out.reason = (f"an error path could not be confirmed: cbam cannot encode {feas.reason}"
                           + (f" (at {feas.unsupported_range})" if feas.unsupported_range else ""))
             out.unsupported_range = feas.unsupported_range
-            out.complete = False
             return out
         if feas.status == "unknown":
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = f"an error path could not be confirmed: {feas.reason}"
-            out.complete = False
             return out
         # Infeasible: refine.
-        if not refine:
+        if refiner is None:
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = ("an error path is infeasible, but this configuration has no precision to refine "
                           "(try --config value)")
             out.reason_node = path.error_node
-            out.complete = False
             return out
         signature = tuple((s.kind, id(s.edge)) for s in path.steps)
-        pairs = interpolate(program, path, budget.check)
-        if pairs is None:
+        new_prec, why = refiner.refine(program, path, prec, budget.check)
+        if new_prec is None:
             out.status = "unsafe" if out.confirmed else "unknown"
-            out.reason = ("refinement made no progress: an error path is infeasible, but only through relations "
-                          "between unknown values, which the value analysis cannot express")
+            out.reason = f"refinement made no progress: {why}"
             out.reason_node = path.error_node
-            out.complete = False
             return out
-        new_prec = prec.refined(pairs, program)
-        if new_prec.same_as(prec) or signature in seen_paths or out.refinements >= max_refinements:
+        if signature in seen_paths or out.refinements >= max_refinements:
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = "refinement made no progress: the same spurious error path keeps coming back"
             out.reason_node = path.error_node
-            out.complete = False
             return out
         seen_paths.add(signature)
         prec = new_prec

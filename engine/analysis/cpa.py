@@ -123,9 +123,6 @@ class CompositeCPA:
     def location(self, state: tuple) -> CFANode:
         return state[0]
 
-    def component(self, state: tuple, name: str) -> Any:
-        return state[self.names.index(name)]
-
     def initial(self, node: CFANode) -> tuple:
         return tuple(c.initial(node) for c in self.components)
 

@@ -16,12 +16,11 @@ from .cpa import CompositeCPA
 
 
 class Budget:
-    """Time and state limits for a whole verification run."""
+    """The time limit (and cancellation) of a verification run or phase."""
 
-    def __init__(self, timeout: float | None, max_states: int | None = None, cancel: Callable[[], bool] | None = None,
+    def __init__(self, timeout: float | None, cancel: Callable[[], bool] | None = None,
                  extra_after_violation: float | None = None):
         self.deadline = (time.monotonic() + timeout) if timeout else None
-        self.max_states = max_states
         self.states = 0
         self.cancel = cancel
         self.extra_after_violation = extra_after_violation
@@ -40,8 +39,6 @@ class Budget:
     def check(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise BudgetExceeded("timeout")
-        if self.max_states is not None and self.states > self.max_states:
-            raise BudgetExceeded("state limit")
         if self.cancel is not None and self.cancel():
             raise BudgetExceeded("cancelled")
 
@@ -86,10 +83,8 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
                         repl = ARGState(merged, old.parent, old.edge, old.summary_exit)
                         bucket[i] = repl
                         all_states.append(repl)
-                        old.covered = True
                         waitlist.append(repl)
             if cpa.stop(s2.state, [b.state for b in bucket], prec):
-                s2.covered = True
                 continue
             bucket.append(s2)
             all_states.append(s2)

@@ -25,6 +25,7 @@ from ..cfa.ir import (
 from ..cfa.semantics import eval_cast
 from .domains.value import evaluate, solve_for_var
 from .path import ErrorPath
+from .precision import ValuePrecision
 
 Values = dict[str, int]
 CONTRADICTION = None
@@ -296,3 +297,19 @@ def interpolate_by_slice(program: Program, path: ErrorPath, deadline_check=None)
 
 
 _UNSET = object()
+
+
+class ValueRefiner:
+    """CEGAR refinement for the value domain: interpolate, then refine (scoped) precision."""
+
+    def refine(self, program: Program, path: ErrorPath, precision: dict,
+               check) -> tuple[dict | None, str]:
+        pairs = interpolate(program, path, check)
+        if pairs is None:
+            return None, ("an error path is infeasible, but only through relations between unknown values, "
+                          "which the value analysis cannot express")
+        old: ValuePrecision = precision["value"]
+        new = old.refined(pairs, program)
+        if new.same_as(old):
+            return None, "the same spurious error path keeps coming back"
+        return {**precision, "value": new}, ""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..cfa.cfa import CFANode, ErrorInfo
 from ..cfa.ir import CallEdge, Edge
-from .arg import ARGState
+from .arg import ARGState, block_root
 from .bam import TargetTrace
 
 
@@ -102,7 +102,7 @@ def _collapse(st: ARGState, program, bam) -> Step | None:
     if not block.deterministic:
         return None
     ex = st.summary_exit
-    reduced = ex.origin[1] if ex.origin is not None else _root(ex).state
+    reduced = ex.origin[1] if ex.origin is not None else block_root(ex).state
     res = bam.cache.get(bam.key(block, reduced, bam.prec))
     if res is None or res.targets or res.dependent or not res.exits:
         return None
@@ -121,12 +121,6 @@ def _collapse(st: ARGState, program, bam) -> Step | None:
         values[o] = seen.pop()
     params = {p: entry_vals[p] for p in callee.params}
     return Step("summary", edge, None, {"params": params, "outputs": values})
-
-
-def _root(s: ARGState) -> ARGState:
-    while s.parent is not None:
-        s = s.parent
-    return s
 
 
 def reconstruct(trace: TargetTrace, program, bam=None) -> ErrorPath:

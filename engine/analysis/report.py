@@ -8,7 +8,6 @@ import z3
 
 from ..cfa.builder import START_FUNCTION
 from ..cfa.cfa import Program
-from ..cfa.ctype import IntType
 from ..cfa.ir import (
     AssignEdge,
     AssumeEdge,
@@ -154,7 +153,3 @@ def _attach_refs(steps: list[PathStepReport], path: ErrorPath) -> None:
     for s in steps:
         if s.range is not None and s.ref is None:
             s.ref = by_range.get(id(s.range))
-
-
-def int_type_name(t) -> str:
-    return t.name if isinstance(t, IntType) else str(t)

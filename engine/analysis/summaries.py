@@ -11,11 +11,6 @@ from typing import Any
 RESULT = "::__retval"
 
 
-def _short(name: str) -> str:
-    base = name.split("::", 1)[1] if "::" in name else name
-    return base.split(".", 1)[0]
-
-
 def _facts(data: Any) -> dict[str, Any]:
     """The variable facts of a serialised composite state (value: int, interval: [lo, hi])."""
     out: dict[str, Any] = {}

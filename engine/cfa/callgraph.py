@@ -39,13 +39,6 @@ class CallGraph:
                     stack.append(g)
         return seen
 
-    def callers(self) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {f: set() for f in self.callees}
-        for f, cs in self.callees.items():
-            for g in cs:
-                out.setdefault(g, set()).add(f)
-        return out
-
 
 def tarjan(graph: dict[str, set[str]]) -> list[list[str]]:
     """Iterative Tarjan: SCCs in reverse topological order (a callee's SCC before its callers')."""

@@ -105,14 +105,8 @@ class Program:
     main_file: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     declared: dict[str, Range | None] = field(default_factory=dict)  # external functions
-    globals_fingerprint: str = ""
     func_types: dict = field(default_factory=dict)  # name -> FunctionType, declared or defined
     callgraph: object = None
-
-    def function_of(self, node: CFANode) -> FunctionCFA:
-        if node.function == self.start.name:
-            return self.start
-        return self.functions[node.function]
 
     def all_functions(self) -> list[FunctionCFA]:
         return [self.start, *self.functions.values()]

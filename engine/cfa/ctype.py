@@ -221,11 +221,3 @@ class DataModel:
         if sig.bits > uns.bits:
             return sig
         return self.unsigned_of(sig)
-
-
-def is_integer(t: CType) -> bool:
-    return isinstance(t, IntType)
-
-
-def is_scalar(t: CType) -> bool:
-    return isinstance(t, IntType | PointerType)

@@ -57,4 +57,3 @@ def assign_fingerprints(program: Program) -> None:
         cfa.fingerprint = fingerprint(canonical_text(cfa, program))
         for i, n in enumerate(canonical_order(cfa)):
             n.canon = i
-    program.globals_fingerprint = program.start.fingerprint

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..frontend.errors import Range
-from .ctype import ArrayType, CType, IntType, PointerType, StructType
+from .ctype import CType, IntType
 
 
 class Expr:
@@ -88,9 +88,6 @@ class Binary(Expr):
 
     def __str__(self) -> str:
         return f"{_paren(self.left)} {self.op} {_paren(self.right)}"
-
-
-COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">="})
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,14 +234,6 @@ def lvalue_root(e: Expr) -> Var | None:
             e = e.base
             continue
         return None
-
-
-def is_aggregate(t: CType) -> bool:
-    return isinstance(t, ArrayType | StructType)
-
-
-def is_pointer(t: CType) -> bool:
-    return isinstance(t, PointerType)
 
 
 # ---------------------------------------------------------------------------
