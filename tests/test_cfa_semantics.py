@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cbam.engine.cfa.cfa import FunctionCallEdge, FunctionReturnEdge
 from cbam.engine.cfa.ctype import DataModel
 from cbam.engine.cfa.ir import (
     AbortEdge,
@@ -166,3 +167,18 @@ def test_var_types_are_recorded(tmp_path):
     p = load_src("typedef unsigned short u16; u16 g; int main(void){ return g; }", tmp_path)
     assert p.vars["g"].type.name == "unsigned short"
     assert isinstance(Var("g", p.vars["g"].type), Var)
+
+
+def test_call_and_return_edges_connect_the_cfas(tmp_path):
+    p = load_src("int f(int a) { return a + 1; } int main(void) { int x = f(1); return f(x); }", tmp_path)
+    ip = p.interprocedural_edges()
+    calls = [e for e in ip if isinstance(e, FunctionCallEdge) and e.pred.function == "main"]
+    rets = [e for e in ip if isinstance(e, FunctionReturnEdge) and e.succ.function == "main"]
+    assert len(calls) == 2 and len(rets) == 2
+    assert all(e.succ is p.functions["f"].entry for e in calls)
+    assert all(e.pred is p.functions["f"].exit for e in rets)
+    summaries = [e for e in edges(p) if isinstance(e, CallEdge)]
+    assert {e.summary for e in calls} == set(summaries)  # each call site: summary, call and return edge
+    from cbam.engine.cfa.dot import program_dot
+
+    assert program_dot(p).count('label="call"') >= 2

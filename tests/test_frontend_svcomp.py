@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 
 import pytest
-from cbam.engine.cfa.ir import BlankEdge
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 
@@ -28,8 +27,7 @@ def test_task_builds_cfas(row):
         assert f.unsupported is None, f"{f.name}: {f.unsupported}"
         assert f.fingerprint
         for e in f.edges():
-            if not isinstance(e, BlankEdge) and f.name != "__cbam_start":
-                assert e.range is not None, f"{f.name}: edge without a range: {e.describe()}"
+            assert e.range is not None, f"{f.name}: edge without a range: {e.describe()}"
             if e.range is not None:
                 assert e.range.file == str(SVCOMP / row["source_file"])
                 assert (e.range.line, e.range.col) <= (e.range.end_line, e.range.end_col)

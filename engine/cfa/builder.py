@@ -362,6 +362,7 @@ class FunctionBuilder:
         self.result_var: Var | None = None
         self.calls: set[str] = set()
         self.unsupported: tuple[str, Range | None] | None = None
+        self.context_range: Range | None = None
 
     # ---- nodes and edges -------------------------------------------------
     def new_node(self) -> CFANode:
@@ -374,6 +375,9 @@ class FunctionBuilder:
         edge.succ.inn.append(edge)
         if edge.range is not None and not edge.text:
             edge.text = self.pb.source_text(edge.range)
+        elif edge.range is None:
+            # Joins, loop back edges and jumps belong to the statement being built.
+            edge.range = self.context_range
         return edge
 
     def here(self) -> CFANode:
@@ -1108,12 +1112,16 @@ class FunctionBuilder:
     def stmt(self, node: c_ast.Node | None) -> None:
         if node is None:
             return
+        saved = self.context_range
+        self.context_range = self.pb.range(node) or saved
         try:
             self._stmt(node)
         except Unsupported as u:
             if u.where is None:
                 raise Unsupported(u.what, self.pb.range(node)) from None
             raise
+        finally:
+            self.context_range = saved
 
     def _stmt(self, node: c_ast.Node) -> None:
         if isinstance(node, c_ast.Compound):
@@ -1388,6 +1396,7 @@ class FunctionBuilder:
                 self.scope = saved
         if entry in functions and self.unsupported is None:
             callee = functions[entry]
+            self.context_range = callee.name_range  # the entry's inputs and call point at its name
             args: list[Expr] = []
             for p in callee.params:
                 t = self.pb.vars[p].type

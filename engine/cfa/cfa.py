@@ -113,3 +113,53 @@ class Program:
 
     def function_of_name(self, name: str) -> FunctionCFA:
         return self.start if name == self.start.name else self.functions[name]
+
+    def interprocedural_edges(self) -> list[FunctionCallEdge | FunctionReturnEdge]:
+        """The call and return edges between the per-function CFAs, one pair per call site."""
+        from .ir import CallEdge  # ir imports this module
+
+        out: list[FunctionCallEdge | FunctionReturnEdge] = []
+        for f in self.all_functions():
+            for e in f.edges():
+                if isinstance(e, CallEdge) and e.callee in self.functions:
+                    callee = self.functions[e.callee]
+                    out.append(FunctionCallEdge(e, callee))
+                    out.append(FunctionReturnEdge(e, callee))
+        return out
+
+
+@dataclass(frozen=True)
+class FunctionCallEdge:
+    """From a call site to the callee's entry: arguments are passed to the parameters.
+
+    Derived from the caller's summary edge (``ir.CallEdge``); the analyses apply it through
+    ``CPA.call_entry``.
+    """
+
+    summary: Edge
+    callee: FunctionCFA
+
+    @property
+    def pred(self) -> CFANode:
+        return self.summary.pred
+
+    @property
+    def succ(self) -> CFANode:
+        return self.callee.entry
+
+
+@dataclass(frozen=True)
+class FunctionReturnEdge:
+    """From the callee's exit back to the call's return node: the result goes to the left-hand
+    side (``CPA.rebuild`` then ``CPA.return_to``)."""
+
+    summary: Edge
+    callee: FunctionCFA
+
+    @property
+    def pred(self) -> CFANode:
+        return self.callee.exit
+
+    @property
+    def succ(self) -> CFANode:
+        return self.summary.succ

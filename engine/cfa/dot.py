@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cfa import FunctionCFA, Program
+from .cfa import FunctionCallEdge, FunctionCFA, Program
 from .ir import AssumeEdge, CallEdge, ExternalCallEdge, ReturnEdge
 
 
@@ -48,6 +48,13 @@ def program_dot(program: Program, function: str | None = None) -> str:
     funcs = [program.functions[function]] if function else list(program.functions.values())
     for f in funcs:
         lines += function_dot(f, cluster=function is None)
+    if function is None:
+        for e in program.interprocedural_edges():
+            if e.pred.function not in program.functions:
+                continue
+            kind = "call" if isinstance(e, FunctionCallEdge) else "return"
+            lines.append(f"  {_q(f'{e.pred.function}_{e.pred.id}')} -> {_q(f'{e.succ.function}_{e.succ.id}')} "
+                         f"[label={_q(kind)}, style=dotted, color=\"blue\"];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
