@@ -51,6 +51,12 @@ def cmd_cfa(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from cbam.server.lsp import main as lsp_main
+
+    return lsp_main(["--tcp", args.tcp] if args.tcp else [])
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cbam", description="Verify C programs: assertions proven or broken.")
     parser.add_argument("--version", action="version", version=f"cbam {__version__}")
@@ -63,9 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_frontend_options(p)
     p.set_defaults(func=cmd_cfa)
 
-    p = sub.add_parser("lsp", help="run the language server (stdio, or --tcp HOST:PORT)", add_help=False)
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=lambda a: __import__("cbam.server.lsp", fromlist=["main"]).main(a.rest))
+    p = sub.add_parser("lsp", help="run the language server (stdio, or --tcp HOST:PORT)")
+    p.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    p.add_argument("--stdio", action="store_true", help="use stdio (the default)")
+    p.set_defaults(func=cmd_lsp)
 
     try:
         from cbam.verify_cli import add_verify_commands

@@ -463,7 +463,8 @@ def publish_outcomes(ls: CbamServer, state: DocState, outcomes: list[tuple[str, 
             if reason == "timeout":
                 reason = f"timeout after {ls.settings.get('timeout')} s: nothing proven, nothing refuted"
             diags.append(lsp.Diagnostic(range=to_range(where), message=f"cbam could not decide: {reason}{tag}",
-                                        severity=severity, source="cbam", code="unknown"))
+                                        severity=severity, source="cbam", code="unknown",
+                                        data={"cached": cached}))
     state.status = "violation" if "FALSE" in statuses else "unknown" if ("UNKNOWN" in statuses or
                                                                             "unknown" in statuses) else \
         "error" if "error" in statuses else "verified" if statuses else "not analysed"
@@ -493,7 +494,7 @@ def violation_diagnostic(ls: CbamServer, state: DocState, v: dict[str, Any], tag
     return lsp.Diagnostic(range=to_range(v.get("range")), message=message, severity=lsp.DiagnosticSeverity.Error,
                           source="cbam", code=v.get("kind"),
                           related_information=related if ls.related_support else None,
-                          data={"inputs": v.get("inputs", [])})
+                          data={"inputs": v.get("inputs", []), "cached": bool(tag)})
 
 
 # ---- hover and code lens -------------------------------------------------------------------

@@ -38,8 +38,8 @@ def load_src(code: str, tmp_path: Path, name: str = "prog.c", data_model: str = 
 
 
 def verify_src(code: str, tmp_path: Path, data_model: str = "LP64", timeout: float = 30.0,
-               name: str = "prog.c", **kw) -> VerificationResult:
-    program = load_src(code, tmp_path, name, data_model)
+               name: str = "prog.c", entry: str = "main", **kw) -> VerificationResult:
+    program = load_src(code, tmp_path, name, data_model, entry)
     return run_deep(lambda: verify_program(program, VerifyOptions(timeout=timeout, **kw)))
 
 

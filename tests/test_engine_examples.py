@@ -248,3 +248,19 @@ def test_confirmed_violation_survives_a_timeout_of_the_further_search(tmp_path):
     r = verify_src(src, tmp_path, timeout=4, max_violations=20)
     assert r.verdict == "FALSE" and len(r.violations) == 1
     check_error_path(r)
+
+
+def test_message_names_every_kind_of_input(tmp_path):
+    src = NONDET + """
+    int check(int a) { int s = 0; for (int i = 0; i < 8; i++) s += __VERIFIER_nondet_int() % 2;
+      if (s == 8 && a == 3) reach_error(); return s; }
+    int main(void) { return check(__VERIFIER_nondet_int()); }
+    """
+    r = verify_src(src, tmp_path)
+    check_error_path(r)
+    msg = r.violations[0].message
+    assert "__VERIFIER_nondet_int() = " in msg and "and 3 more inputs" in msg
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    r = verify_src(NONDET + "void f(int a) { if (a == 9) reach_error(); }", lib, entry="f")
+    assert r.violations[0].message.endswith("(for example when a = 9)")

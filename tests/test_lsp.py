@@ -369,3 +369,71 @@ async def test_verify_on_change_with_debounce(client: LanguageClient, tmp_path):
     assert pub.version == 4 and len(pub.diagnostics) == 1
     await asyncio.sleep(1.0)
     assert [p.version for p in client.published if p.uri == uri] == [1, 4]
+
+
+async def test_compile_commands_supply_includes_and_defines(client: LanguageClient, tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "limits_app.h").write_text("#define APP_LIMIT 7\n")
+    src = ('#include "limits_app.h"\nextern void reach_error(void);\n'
+           "int main(void) {\n  if (APP_LIMIT + EXTRA == 10) reach_error();\n  return 0;\n}\n")
+    path = tmp_path / "app.c"
+    path.write_text(src)
+    # Only -I, -D, -U, -include and -std are taken; the command itself is never run.
+    (tmp_path / "compile_commands.json").write_text(
+        '[{"directory": "%s", "file": "app.c", "command": "touch %s/pwned && cc -Iinc -DEXTRA=3 -c app.c"}]'
+        % (tmp_path, tmp_path))
+    await start(client, tmp_path)
+    uri = open_doc(client, path, src)
+    pub = await wait_diags(client, uri)
+    assert len(pub.diagnostics) == 1 and pub.diagnostics[0].severity == lsp.DiagnosticSeverity.Error
+    assert pub.diagnostics[0].data["cached"] is False
+    assert not (tmp_path / "pwned").exists()
+
+
+async def test_huge_and_binary_files_get_a_clear_message(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    big = "int x;\n" * 400_000
+    uri = open_doc(client, tmp_path / "big.c", big)
+    pub = await wait_diags(client, uri)
+    assert "larger than" in pub.diagnostics[0].message
+    blob = "int\0main"
+    uri = open_doc(client, tmp_path / "blob.c", blob)
+    pub = await wait_diags(client, uri)
+    assert "binary" in pub.diagnostics[0].message
+
+
+def test_tcp_transport(tmp_path):
+    import json as _json
+    import socket
+    import subprocess as sp
+    import time as _time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = sp.Popen([sys.executable, "-m", "cbam", "lsp", "--tcp", f"127.0.0.1:{port}"])
+    try:
+        deadline = _time.monotonic() + 30
+        while True:
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=5)
+                break
+            except OSError:
+                assert _time.monotonic() < deadline, "the server did not listen"
+                _time.sleep(0.2)
+        body = _json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                            "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+        conn.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        data = b""
+        while b"serverInfo" not in data or not data.rstrip().endswith(b"}"):
+            chunk = conn.recv(65536)
+            assert chunk, "connection closed"
+            data += chunk
+        reply = _json.loads(data.split(b"\r\n\r\n", 1)[1])
+        assert reply["id"] == 1 and reply["result"]["serverInfo"]["name"] == "cbam"
+        assert reply["result"]["capabilities"]["hoverProvider"]
+        conn.close()
+    finally:
+        proc.kill()
+        proc.wait()

@@ -132,9 +132,8 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
                                 ref=["node", path.error_node.function, path.error_node.canon]))
     inputs = [InputReport(inp.source, inp.value if inp.value is not None else 0, str(inp.type), inp.range)
               for inp in enc.inputs]
-    nondet_vals = ", ".join(f"{inp.source}() = {inp.value}" for inp in enc.inputs if not inp.source.startswith("input "))
-    if nondet_vals:
-        message = f"{message} (for example when {nondet_vals})" if len(enc.inputs) <= 4 else message
+    if enc.inputs:
+        message = f"{message} (for example when {describe_inputs(enc.inputs)})"
     notes = []
     if feas.overflow_steps:
         first = path.steps[feas.overflow_steps[0]].edge
@@ -153,3 +152,18 @@ def _attach_refs(steps: list[PathStepReport], path: ErrorPath) -> None:
     for s in steps:
         if s.range is not None and s.ref is None:
             s.ref = by_range.get(id(s.range))
+
+
+def describe_inputs(inputs, shown: int = 6) -> str:
+    """The values that break the check, as a person would write them."""
+    def one(inp) -> str:
+        if inp.source.startswith("input "):
+            return f"{inp.source[6:]} = {inp.value}"
+        if inp.source.startswith("extern "):
+            return f"{inp.source[7:]}() returns {inp.value}"
+        return f"{inp.source}() = {inp.value}"
+
+    parts = [one(i) for i in inputs[:shown]]
+    if len(inputs) > shown:
+        parts.append(f"and {len(inputs) - shown} more inputs")
+    return ", ".join(parts)
