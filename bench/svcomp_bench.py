@@ -44,10 +44,7 @@ def run_task(svcomp: Path, yml: str, timeout: float, config: str) -> dict:
         out, err = proc.communicate()
         killed = True
     elapsed = time.monotonic() - t0
-    _, status, usage = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
     peak_mb = 0.0
-    if usage is not None:
-        peak_mb = usage.ru_maxrss / 1024
     verdict, reason = "ERROR", err.decode(errors="replace").strip().splitlines()[-1:] or [""]
     reason = reason[0] if isinstance(reason, list) else reason
     if killed:
@@ -57,6 +54,7 @@ def run_task(svcomp: Path, yml: str, timeout: float, config: str) -> dict:
             data = json.loads(out)
             verdict = data.get("verdict", "ERROR")
             reason = data.get("reason", "")
+            peak_mb = float(data.get("statistics", {}).get("peak_memory_mb", 0.0))
         except json.JSONDecodeError:
             pass
     return {"task": yml, "result": verdict, "reason": reason, "time": round(elapsed, 2), "peak_mb": round(peak_mb, 1)}

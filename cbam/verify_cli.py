@@ -288,6 +288,8 @@ def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
             print(f"== {path}")
         _print_text(result, source, harness_paths)
     data = result.to_json()
+    # ru_maxrss is in KiB on Linux: the process's peak, for benchmarks and users alike.
+    data["statistics"]["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     if path != source:
         data["task"] = path
         if expected is not None:

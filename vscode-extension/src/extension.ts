@@ -146,6 +146,15 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   setStatus({ kind: "idle" });
 }
 
+// The server verifies on open and save; the status shows it until the diagnostics arrive.
+function markVerifying(d: vscode.TextDocument): void {
+  const trigger = vscode.workspace.getConfiguration("cbam").get<string>("trigger");
+  if (d.languageId === "c" && trigger !== "manual") {
+    verifying.add(d.uri.toString());
+    refreshStatus();
+  }
+}
+
 function activeUri(): string | undefined {
   return vscode.window.activeTextEditor?.document.uri.toString();
 }
@@ -242,12 +251,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   reg("cbam.previousStep", () => { stepper?.previous(); void showStep(); });
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor(refreshStatus),
-    vscode.workspace.onDidSaveTextDocument((d) => {
-      if (d.languageId === "c") {
-        verifying.add(d.uri.toString());
-        refreshStatus();
-      }
-    }),
+    vscode.workspace.onDidOpenTextDocument(markVerifying),
+    vscode.workspace.onDidSaveTextDocument(markVerifying),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("cbam.interpreter")) {
         void vscode.commands.executeCommand("cbam.restartServer");
