@@ -16,7 +16,7 @@ def _add_frontend_options(p: argparse.ArgumentParser) -> None:
                    help="integer widths (default: the task's, else LP64 for .c files)")
 
 
-def _pp_options(args: argparse.Namespace, data_model: str):
+def pp_options(args: argparse.Namespace, data_model: str):
     from cbam.engine.frontend.preprocess import PreprocessOptions
 
     return PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
@@ -29,7 +29,7 @@ def cmd_cfa(args: argparse.Namespace) -> int:
     from cbam.engine.frontend.load import load_program
 
     try:
-        program = load_program(args.file, options=_pp_options(args, args.data_model or "LP64"))
+        program = load_program(args.file, options=pp_options(args, args.data_model or "LP64"))
     except FrontendError as exc:
         for d in exc.diagnostics:
             print(d, file=sys.stderr)

@@ -11,6 +11,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from cbam.cli import pp_options
+
 EXIT_TRUE, EXIT_FALSE, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
@@ -86,7 +88,6 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from cbam.engine.cache.store import CacheStore
     from cbam.engine.frontend.errors import FrontendError
     from cbam.engine.frontend.load import load_program
-    from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.verify import VerifyOptions, make_cpa, run_deep, verify_program
 
     tmp = None
@@ -94,8 +95,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if store is None:  # summaries are read back from a store: use a throw-away one
         tmp = tempfile.TemporaryDirectory()
         store = CacheStore(tmp.name)
-    pp = PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
-                           data_model=args.data_model or "LP64")
+    pp = pp_options(args, args.data_model or "LP64")
     try:
         program = load_program(args.file, options=pp, entry=args.entry)
     except FrontendError as exc:
@@ -169,16 +169,6 @@ def _collect(paths: list[str]) -> list[str]:
     return sorted(p for p in out if p.endswith(".yml") or os.path.splitext(p)[0] not in tasks)
 
 
-def _limit_memory(mb: int) -> None:
-    try:
-        limit = mb * 1024 * 1024
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard == resource.RLIM_INFINITY or limit <= hard:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    except (ValueError, OSError):
-        pass
-
-
 class _Progress:
     """A one-line progress display on stderr for runs longer than a second (terminals only)."""
 
@@ -220,8 +210,9 @@ class _Progress:
 def cmd_verify(args: argparse.Namespace) -> int:
     from cbam.engine.frontend.errors import FrontendError
     from cbam.engine.tasks import load_task
+    from cbam.engine.verify import limit_memory
 
-    _limit_memory(args.memory_limit)
+    limit_memory(args.memory_limit)
     args._cache = open_cache(args)
     files = _collect(args.paths)
     args._files = files
@@ -257,7 +248,6 @@ def _combine(a: int, b: int) -> int:
 
 def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
     from cbam.engine.frontend.load import load_program
-    from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
     data_model = args.data_model
@@ -275,8 +265,7 @@ def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
         data_model = data_model or task.data_model
         expected = task.expected
     data_model = data_model or "LP64"
-    pp = PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
-                           data_model=data_model)
+    pp = pp_options(args, data_model)
     opts = VerifyOptions(config=args.config, timeout=args.timeout,
                          max_violations=1000 if args.all_violations else 1, cache=args._cache)
     with _Progress(not args.no_progress and args.format == "text", source):

@@ -236,6 +236,19 @@ def verify_file(path: str, pp: PreprocessOptions | None = None, options: VerifyO
     return run_deep(lambda: verify_program(program, options))
 
 
+def limit_memory(mb: int) -> None:
+    """Cap this process's address space; an analysis that hits it ends as UNKNOWN (memory)."""
+    import resource
+
+    try:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = mb * 1024 * 1024
+        if hard == resource.RLIM_INFINITY or limit <= hard:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):
+        pass
+
+
 def run_deep(fn):
     """Run ``fn`` on a thread with a large stack: deep recursion in the analysed program
     becomes deep recursion here."""

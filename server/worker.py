@@ -8,8 +8,6 @@ hang is noticed, and a fresh worker takes its place.
 from __future__ import annotations
 
 import multiprocessing
-import os
-import resource
 import threading
 import time
 import traceback
@@ -37,18 +35,10 @@ class JobOutcome:
     error: str = ""
 
 
-def _limit_memory(mb: int) -> None:
-    try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        limit = mb * 1024 * 1024
-        if hard == resource.RLIM_INFINITY or limit <= hard:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    except (ValueError, OSError):
-        pass
-
-
 def worker_main(conn: Connection, memory_mb: int) -> None:
-    _limit_memory(memory_mb)
+    from cbam.engine.verify import limit_memory
+
+    limit_memory(memory_mb)
     stores: dict = {}
     while True:
         try:
@@ -205,10 +195,6 @@ class Worker:
         child.close()
         self.conn = parent
 
-    def warm(self) -> None:
-        with self.lock:
-            self._ensure()
-
     def run(self, job: Job, on_progress, time_limit: float) -> JobOutcome:
         with self.lock:
             self._ensure()
@@ -280,7 +266,3 @@ class Worker:
 
     def pid(self) -> int | None:
         return self.proc.pid if self.proc is not None else None
-
-
-def default_workers() -> int:
-    return max(1, min(2, (os.cpu_count() or 2) - 1))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -380,9 +381,9 @@ async def test_compile_commands_supply_includes_and_defines(client: LanguageClie
     path = tmp_path / "app.c"
     path.write_text(src)
     # Only -I, -D, -U, -include and -std are taken; the command itself is never run.
-    (tmp_path / "compile_commands.json").write_text(
-        '[{"directory": "%s", "file": "app.c", "command": "touch %s/pwned && cc -Iinc -DEXTRA=3 -c app.c"}]'
-        % (tmp_path, tmp_path))
+    entry = {"directory": str(tmp_path), "file": "app.c",
+             "command": f"touch {tmp_path}/pwned && cc -Iinc -DEXTRA=3 -c app.c"}
+    (tmp_path / "compile_commands.json").write_text(json.dumps([entry]))
     await start(client, tmp_path)
     uri = open_doc(client, path, src)
     pub = await wait_diags(client, uri)

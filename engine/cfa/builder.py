@@ -680,14 +680,12 @@ class FunctionBuilder:
         raise Unsupported(f"unary operator {op}", self.pb.range(node))
 
     def type_of(self, node: c_ast.Node) -> CType:
-        """The type of an expression without emitting its side effects (for sizeof)."""
-        saved = (self.cur, len(self.nodes), self.temps)
+        """The type of an expression without emitting its side effects (sizeof does not evaluate):
+        the expression is built on a throw-away builder."""
         probe = FunctionBuilder(self.pb, self.name, self.scope)
         probe.scope = self.scope
-        probe.temps = 10_000
-        e = probe.expr(node)
-        self.cur, _, self.temps = saved
-        return e.type
+        probe.temps = 10_000  # its temporaries must not collide with this function's
+        return probe.expr(node).type
 
     def lvalue(self, node: c_ast.Node) -> Expr:
         e = self.expr(node)

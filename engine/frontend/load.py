@@ -16,7 +16,7 @@ from ..cfa.cfa import Program
 from ..cfa.ctype import DataModel
 from ..cfa.fingerprint import assign_fingerprints
 from .errors import Diagnostic, FrontendError
-from .preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, preprocess
+from .preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, parse_gcc_errors, preprocess
 from .srcmap import SourceMap, Spans, _read_text
 from .tokens import split_preprocessed
 
@@ -114,8 +114,6 @@ def _syntax_diagnostics(msg: str, path: str, text: str | None, opts: PreprocessO
 
 
 def _gcc_syntax_check(path: str, text: str | None, opts: PreprocessOptions) -> list[Diagnostic]:
-    from .preprocess import _parse_gcc_errors
-
     cmd = find_cpp()
     if cmd[-1] == "-E":
         cmd = cmd[:-1]
@@ -135,5 +133,5 @@ def _gcc_syntax_check(path: str, text: str | None, opts: PreprocessOptions) -> l
         return []
     if proc.returncode == 0:
         return []
-    diags = _parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path)
+    diags = parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path)
     return [d for d in diags if d.line > 0][:1] or diags[:1]

@@ -128,7 +128,7 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
     except subprocess.TimeoutExpired:
         raise FrontendError(Diagnostic("error", "the preprocessor timed out", path)) from None
     if proc.returncode != 0:
-        raise FrontendError(_parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path))
+        raise FrontendError(parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path))
     return proc.stdout.decode("utf-8", "replace")
 
 
@@ -136,7 +136,7 @@ def _escape(path: str) -> str:
     return path.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _parse_gcc_errors(stderr: str, path: str) -> list[Diagnostic]:
+def parse_gcc_errors(stderr: str, path: str) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     for line in stderr.splitlines():
         m = _GCC_DIAG.match(line)
