@@ -374,12 +374,10 @@ async def verify_document(ls: CbamServer, uri: str, entry: str | None = None, us
             loop.call_soon_threadsafe(ls.work_done_progress.report, token, lsp.WorkDoneProgressReport(
                 message=f"{os.path.basename(path)}: {elapsed:.0f} s"))
 
-    outcomes: list[tuple[str, JobOutcome]] = []
     try:
         job = Job(uri, path, text, version, settings, entry=entry, use_cache=use_cache, id=job_id)
         limit = float(settings.get("timeout", 30)) * 4 + 30  # several entry points may run
         outcome = await loop.run_in_executor(None, worker.run, job, on_progress, limit)
-        outcomes.append((entry or "main", outcome))
     except asyncio.CancelledError:
         worker.cancel(job_id)
         raise
@@ -396,7 +394,7 @@ async def verify_document(ls: CbamServer, uri: str, entry: str | None = None, us
         return
     if current.version is not None and version is not None and current.version > version:
         return  # the document changed meanwhile: never show stale results as current
-    publish_outcomes(ls, state, outcomes, version)
+    publish_outcome(ls, state, outcome, version)
 
 
 # ---- diagnostics ------------------------------------------------------------------------
@@ -414,60 +412,53 @@ def publish_message(ls: CbamServer, state: DocState, message: str, severity: lsp
                                                                       version=version))
 
 
-def publish_outcomes(ls: CbamServer, state: DocState, outcomes: list[tuple[str, JobOutcome]],
-                     version: int | None) -> None:
+def publish_outcome(ls: CbamServer, state: DocState, outcome: JobOutcome, version: int | None) -> None:
+    if outcome.status == "cancelled":
+        return
     diags: list[lsp.Diagnostic] = []
-    statuses: list[str] = []
-    for entry, outcome in outcomes:
-        if outcome.status == "cancelled":
-            return
-        if outcome.status in ("crashed", "timeout"):
-            statuses.append("unknown")
-            msg = ("cbam's analysis worker failed and was restarted: " + outcome.error.strip().splitlines()[-1]
-                   if outcome.status == "crashed" else f"cbam: {outcome.error}")
-            diags.append(lsp.Diagnostic(range=to_range(None), message=msg, severity=lsp.DiagnosticSeverity.Warning,
+    if outcome.status in ("crashed", "timeout"):
+        state.status = "unknown"
+        msg = ("cbam's analysis worker failed and was restarted: " + outcome.error.strip().splitlines()[-1]
+               if outcome.status == "crashed" else f"cbam: {outcome.error}")
+        diags.append(lsp.Diagnostic(range=to_range(None), message=msg, severity=lsp.DiagnosticSeverity.Warning,
+                                    source="cbam"))
+        ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, msg))
+    elif "frontend_errors" in outcome.payload:
+        state.status = "error"
+        for fe in outcome.payload["frontend_errors"]:
+            if os.path.realpath(fe["file"]) != os.path.realpath(uri_to_path(state.uri)):
+                message = f"{fe['file']}:{fe['line']}:{fe['col']}: {fe['message']}"
+                rng = to_range(None)
+            else:
+                message = fe["message"]
+                line, col = max(0, fe["line"] - 1), max(0, fe["col"] - 1)
+                rng = lsp.Range(lsp.Position(line, col), lsp.Position(line, col + 1))
+            diags.append(lsp.Diagnostic(range=rng, message=message, severity=lsp.DiagnosticSeverity.Error,
                                         source="cbam"))
-            ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, msg))
-            continue
+    else:
         payload = outcome.payload
-        if "frontend_errors" in payload:
-            statuses.append("error")
-            for fe in payload["frontend_errors"]:
-                if os.path.realpath(fe["file"]) != os.path.realpath(uri_to_path(state.uri)):
-                    message = f"{fe['file']}:{fe['line']}:{fe['col']}: {fe['message']}"
-                    rng = to_range(None)
-                else:
-                    message = fe["message"]
-                    line, col = max(0, fe["line"] - 1), max(0, fe["col"] - 1)
-                    rng = lsp.Range(lsp.Position(line, col), lsp.Position(line, col + 1))
-                diags.append(lsp.Diagnostic(range=rng, message=message, severity=lsp.DiagnosticSeverity.Error,
-                                            source="cbam"))
-            continue
         result = payload["result"]
         state.result = result
         state.functions = payload.get("functions", [])
+        state.status = {"TRUE": "verified", "FALSE": "violation"}.get(result["verdict"], "unknown")
         cached = result.get("source") == "cache"
-        statuses.append(result["verdict"])
         tag = " [cached]" if cached else ""
         for w in payload.get("warnings", []):
             if w.get("range"):
                 diags.append(lsp.Diagnostic(range=to_range(w["range"]), message=w["message"],
                                             severity=lsp.DiagnosticSeverity.Warning, source="cbam"))
         for v in result.get("violations", []):
-            diags.append(violation_diagnostic(ls, state, v, tag, entry))
+            diags.append(violation_diagnostic(ls, state, v, tag))
         if result["verdict"] == "UNKNOWN":
             where = result.get("unsupported") or result.get("reason_range")
-            severity = lsp.DiagnosticSeverity.Information if result["reason"] == "timeout" \
-                else lsp.DiagnosticSeverity.Warning
             reason = result["reason"]
+            severity = lsp.DiagnosticSeverity.Warning
             if reason == "timeout":
+                severity = lsp.DiagnosticSeverity.Information
                 reason = f"timeout after {ls.settings.get('timeout')} s: nothing proven, nothing refuted"
             diags.append(lsp.Diagnostic(range=to_range(where), message=f"cbam could not decide: {reason}{tag}",
                                         severity=severity, source="cbam", code="unknown",
                                         data={"cached": cached}))
-    state.status = "violation" if "FALSE" in statuses else "unknown" if ("UNKNOWN" in statuses or
-                                                                            "unknown" in statuses) else \
-        "error" if "error" in statuses else "verified" if statuses else "not analysed"
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=diags,
                                                                       version=version))
     caps = ls.client_capabilities
@@ -475,7 +466,7 @@ def publish_outcomes(ls: CbamServer, state: DocState, outcomes: list[tuple[str, 
         ls.workspace_code_lens_refresh(None)
 
 
-def violation_diagnostic(ls: CbamServer, state: DocState, v: dict[str, Any], tag: str, entry: str) -> lsp.Diagnostic:
+def violation_diagnostic(ls: CbamServer, state: DocState, v: dict[str, Any], tag: str) -> lsp.Diagnostic:
     related: list[lsp.DiagnosticRelatedInformation] = []
     lines: list[str] = []
     for step in v.get("path", []):
