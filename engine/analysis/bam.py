@@ -76,8 +76,6 @@ class BAMStats:
     covered_calls: int = 0
     fixpoint_iterations: int = 0
     blocks_analysed: int = 0
-    max_depth: int = 0
-    analysed_functions: dict[str, int] = field(default_factory=dict)
 
 
 class BAM:
@@ -185,10 +183,8 @@ class BAM:
     def _fresh(self, block: Block, reduced: tuple, prec: dict, key: Hashable, store_key: str | None) -> BlockResult:
         self.stats.cache_misses += 1
         self.stats.blocks_analysed += 1
-        self.stats.analysed_functions[block.name] = self.stats.analysed_functions.get(block.name, 0) + 1
         level = _Level(key, block, reduced)
         self.stack.append(level)
-        self.stats.max_depth = max(self.stats.max_depth, len(self.stack))
         root = ARGState(reduced)
         t0 = time.monotonic()
         try:

@@ -60,11 +60,7 @@ class PathSemantics:
         return inst.split("@", 1)[0]
 
     def location_after(self, i: int) -> CFANode:
-        st = self.path.steps[i]
-        if st.kind == "call":
-            assert isinstance(st.edge, CallEdge)
-            return self.program.functions[st.edge.callee].entry
-        return st.edge.succ
+        return self.path.steps[i].target
 
     def _assign(self, v: Values, lhs, value: int | None, frame: int) -> Values | None:
         if isinstance(lhs, Var):
