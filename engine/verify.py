@@ -20,6 +20,8 @@ from .analysis.domains.value import ValueCPA
 from .analysis.harness import write_harness
 from .analysis.interpolation import ValueRefiner
 from .analysis.precision import ValuePrecision
+from .analysis.predicate.cpa import PredicateCPA, PredicatePrecision
+from .analysis.predicate.interpolate import PredicateRefiner
 from .analysis.report import build_violation
 from .analysis.result import Statistics, VerificationResult
 from .cache.blockcache import PersistentBlocks
@@ -30,7 +32,8 @@ from .frontend.errors import FrontendError
 from .frontend.load import load_program
 from .frontend.preprocess import PreprocessOptions
 
-CONFIGS = ("value", "interval")
+CONFIGS = ("value", "interval", "predicate", "value+predicate")
+THEORIES = ("bv", "lia")
 
 
 @dataclass
@@ -44,6 +47,7 @@ class VerifyOptions:
     extra_search_after_violation: float | None = None  # seconds for further violations after the first
     initial_precision: ValuePrecision | None = None
     cache: object = None  # cache.store.CacheStore, or None for no persistent cache
+    predicate_theory: str = "bv"  # path formulas of the predicate analysis: "bv" (exact) or "lia" (checked)
     extra: dict = field(default_factory=dict)
 
 
@@ -73,17 +77,32 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                 restored.warnings = [str(d) for d in program.diagnostics]
                 restored.statistics = Statistics(time=round(time.monotonic() - t0, 3))
                 return restored
+    if opts.predicate_theory not in THEORIES:
+        result.reason = f"unknown predicate theory {opts.predicate_theory!r} (available: {', '.join(THEORIES)})"
+        return result
     blocks = build_blocks(program, cg)
-    cpa = make_cpa(program, opts.config)
+    theory = opts.predicate_theory if "predicate" in opts.config else "bv"
+    cpa = make_cpa(program, opts.config, blocks, theory)
     stats = Statistics()
     file_key = os.path.abspath(program.main_file)
-    persistent = PersistentBlocks(store, program, cpa, blocks, opts.config, file_key) \
+    store_config = opts.config + ("/lia" if theory == "lia" else "")
+    persistent = PersistentBlocks(store, program, cpa, blocks, store_config, file_key) \
         if store is not None else None
+    reused = _reused_precision(store, program, opts) if store is not None else {}
+    refiner: object
     if opts.config == "interval":
         phases: list[tuple[dict, float]] = [({}, 1.0)]  # the interval domain has no precision to refine
         refiner = None
+    elif opts.config == "predicate":
+        phases = [({"predicate": reused.get("predicate") or PredicatePrecision()}, 1.0)]
+        refiner = PredicateRefiner(_component(cpa, PredicateCPA))
+    elif opts.config == "value+predicate":
+        phases = _phases(opts, reused.get("value"))
+        pred = reused.get("predicate") or PredicatePrecision()
+        phases = [({**p, "predicate": pred}, share) for p, share in phases]
+        refiner = CombinedRefiner(ValueRefiner(), PredicateRefiner(_component(cpa, PredicateCPA)))
     else:
-        phases = _phases(opts, _reused_precision(store, program, opts) if store is not None else None)
+        phases = _phases(opts, reused.get("value"))
         refiner = ValueRefiner()
     outcome = None
     confirmed: list = []
@@ -129,9 +148,13 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         excluded |= bam.excluded_targets | {id(c.path.error_node) for c in outcome.confirmed}
         break
     assert outcome is not None
+    if theory == "lia" and outcome.status == "safe":
+        # Integer arithmetic is not C's: confirm the proof with exact bit-vector formulas,
+        # continuing CEGAR from the learned predicates if they do not suffice.
+        outcome, bam = _confirm_in_bv(program, blocks, opts, outcome, total, stats, excluded)
     result.unsupported_range = outcome.unsupported_range  # type: ignore[assignment]
-    value_prec = (outcome.precision or {}).get("value")
-    stats.precision_size = value_prec.size() if value_prec is not None else 0
+    final_prec = outcome.precision or {}
+    stats.precision_size = sum(p.size() for p in final_prec.values() if hasattr(p, "size"))
     if outcome.status == "safe":
         result.verdict = "TRUE"
     elif outcome.status == "unsafe" or confirmed:
@@ -147,36 +170,106 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
             result.reason_ref = ["node", node.function, node.canon]
     _finish(result, program, opts, confirmed, stats, t0)
     if result.verdict != "UNKNOWN" or outcome.reason.startswith("refinement made no progress"):
-        _store(store, persistent, result_key, file_key, opts, result, value_prec)
+        _store(store, persistent, result_key, file_key, opts, result, final_prec)
     return result
 
 
 def _store(store, persistent, result_key, file_key: str, opts: VerifyOptions, result: VerificationResult,
-           precision: ValuePrecision | None) -> None:
+           precision: dict | None) -> None:
     """Deterministic results go to the cache (a timeout is not one, a confirmed violation is)."""
     if persistent is None or store is None:
         return
     result.statistics.summary_hits, result.statistics.summary_misses = persistent.hits, persistent.misses
-    if precision is not None:
-        store.put_precision(file_key, opts.config, precision.to_json())
+    if precision:
+        data = {k: p.to_json() for k, p in precision.items() if hasattr(p, "to_json")}
+        if data:
+            store.put_precision(file_key, opts.config, data)
     if result_key is not None:
         store.put_result(result_key, file_key, result.verdict, dump_result(result))
 
 
-def make_cpa(program: Program, config: str) -> CompositeCPA:
-    """The composite CPA of a configuration: location x callstack x the configuration's domain."""
+def make_cpa(program: Program, config: str, blocks: dict | None = None, theory: str = "bv") -> CompositeCPA:
+    """The composite CPA of a configuration: location x callstack x the configuration's domains."""
     if config == "interval":
         return CompositeCPA([LocationCPA(), CallstackCPA(), IntervalCPA(program)])
+    if "predicate" in config:
+        if blocks is None:
+            blocks = build_blocks(program, CallGraph.of(program))
+        pred = PredicateCPA(program, blocks, theory)
+        if config == "predicate":
+            return CompositeCPA([LocationCPA(), CallstackCPA(), pred])
+        return CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program), pred])
     return CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program)])
 
 
-def _reused_precision(store, program: Program, opts: VerifyOptions) -> ValuePrecision | None:
+def _component(cpa: CompositeCPA, kind: type):
+    return next(c for c in cpa.components if isinstance(c, kind))
+
+
+class CombinedRefiner:
+    """value+predicate: explicit-value interpolation first; predicate interpolation when the
+    path is infeasible only through relations the value domain cannot express."""
+
+    def __init__(self, value: ValueRefiner, predicate: PredicateRefiner):
+        self.value = value
+        self.predicate = predicate
+
+    def refine(self, program: Program, path, precision: dict, check) -> tuple[dict | None, str]:
+        new, why = self.value.refine(program, path, precision, check)
+        if new is not None:
+            return new, why
+        new, why2 = self.predicate.refine(program, path, precision, check)
+        return (new, "") if new is not None else (None, f"{why}; {why2}")
+
+
+def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome, total: Budget,
+                   stats: Statistics, excluded: set[int]):
+    cpa = make_cpa(program, opts.config, blocks, "bv")
+    remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
+    budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
+    bam = BAM(program, cpa, blocks, budget, opts.order)
+    bam.excluded_targets |= excluded
+    refiner = PredicateRefiner(_component(cpa, PredicateCPA)) if opts.config == "predicate" else \
+        CombinedRefiner(ValueRefiner(), PredicateRefiner(_component(cpa, PredicateCPA)))
+    try:
+        confirmed = cegar(program, bam, outcome.precision or {}, budget, refiner, opts.max_violations)
+    except BudgetExceeded as exc:
+        _accumulate(stats, bam, budget, 0)
+        outcome.status = "unknown"
+        outcome.reason = f"{exc.reason} while confirming an integer-arithmetic proof with bit-vectors"
+        outcome.confirmed = list(getattr(exc, "confirmed", []))
+        if outcome.confirmed:
+            outcome.status = "unsafe"
+        return outcome, bam
+    _accumulate(stats, bam, budget, confirmed.refinements)
+    stats.bv_confirmation = True
+    return confirmed, bam
+
+
+def _reused_precision(store, program: Program, opts: VerifyOptions) -> dict:
     """Precision reuse (Beyer et al., FSE 2013): start from what the last run of this file learned,
-    restricted to variables that still exist."""
+    restricted to variables and functions that still exist."""
     data = store.get_precision(os.path.abspath(program.main_file), opts.config)
-    if data is None:
-        return None
-    prec = ValuePrecision.from_json(data)
+    if not isinstance(data, dict):
+        return {}
+    out: dict = {}
+    try:
+        if isinstance(data.get("value"), dict):
+            out["value"] = _reused_value(program, ValuePrecision.from_json(data["value"]))
+        if isinstance(data.get("predicate"), dict):
+            pred = PredicatePrecision.from_json(data["predicate"])
+            known = program.vars
+            from .analysis.predicate.atoms import atom_vars, base_var
+
+            at = {k: frozenset(a for a in v if all(base_var(x) in known for x in atom_vars(a)))
+                  for k, v in pred.at_node.items() if k[0] in program.functions or k[0] == program.start.name}
+            out["predicate"] = PredicatePrecision({k: v for k, v in at.items() if v})
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return out
+
+
+def _reused_value(program: Program, prec: ValuePrecision) -> ValuePrecision:
     known = program.vars
     return ValuePrecision(
         {f: frozenset(v for v in vs if v in known) for f, vs in prec.scoped.items() if f in program.functions},

@@ -67,6 +67,7 @@ class Statistics:
     precision_size: int = 0
     summary_hits: int = 0  # block abstractions reused from the persistent cache
     summary_misses: int = 0
+    bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)

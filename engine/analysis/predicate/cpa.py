@@ -1,0 +1,427 @@
+"""Predicate abstraction under BAM (seeds 003, 000, 001), with large blocks.
+
+A state is a Boolean combination ``psi`` of the predicates at its last abstraction point,
+plus the edges taken since (``pending``). Abstraction happens at function entries and
+exits, loop heads, joins, call sites, return sites and error locations, by all-SAT
+over the location's predicates (Boolean abstraction; Cartesian if a location has too
+many models). Everything between abstraction points is one path formula.
+
+BAM operators. A state at a function entry only speaks of the callee's frame (parameters,
+globals, and entry copies ``x@old`` of parameters the body assigns and globals the block
+writes), so ``reduce`` and ``expand`` are the identity on it; ``rebuild`` and
+``return_to`` together compute ``(psi_call & args = params & psi_exit)`` abstracted at the
+return site, which restores the caller's context (digest §2.2; the copies play the role of
+the extra parameter and return variables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+import z3
+
+from ...cfa.cfa import CFANode, FunctionCFA, Program
+from ...cfa.ctype import IntType
+from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, Edge, ExternalCallEdge, ReturnEdge, Var
+from ..cpa import CPA, Block
+from .atoms import Atom, atom_from_json, atom_to_c, atom_to_json, atom_to_z3, atom_vars, base_var
+from .formula import SegmentEncoder, Theory, old
+
+MAX_CUBES = 64  # Boolean abstraction beyond this many models falls back to Cartesian
+Cube = tuple  # per atom: True, False or None (either)
+
+
+class PredState:
+    __slots__ = ("atoms", "cubes", "pending", "_h")
+
+    def __init__(self, atoms: tuple[Atom, ...] = (), cubes: frozenset[Cube] = frozenset({()}),
+                 pending: tuple[Edge, ...] = ()):
+        self.atoms = atoms
+        self.cubes = cubes
+        self.pending = pending
+        self._h: int | None = None
+
+    def __hash__(self) -> int:
+        if self._h is None:
+            self._h = hash((self.atoms, self.cubes, tuple(id(e) for e in self.pending)))
+        return self._h
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PredState) and self.atoms == other.atoms and self.cubes == other.cubes \
+            and len(self.pending) == len(other.pending) and all(a is b for a, b in zip(self.pending, other.pending))
+
+    @property
+    def is_true(self) -> bool:
+        return any(all(b is None for b in c) for c in self.cubes)
+
+    def __repr__(self) -> str:
+        return f"PredState({len(self.atoms)} atoms, {len(self.cubes)} cubes, {len(self.pending)} pending)"
+
+
+class RebuildState:
+    """Between rebuild and return_to: the caller's state at the call and the callee's exit."""
+
+    __slots__ = ("call", "exit")
+
+    def __init__(self, call: PredState, exit: PredState):
+        self.call = call
+        self.exit = exit
+
+    def __hash__(self) -> int:
+        return hash((self.call, self.exit))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RebuildState) and self.call == other.call and self.exit == other.exit
+
+
+class PredicatePrecision:
+    """Predicates per location (function, canonical node index): stable across edits."""
+
+    def __init__(self, at: dict[tuple[str, int], frozenset[Atom]] | None = None):
+        self.at_node: dict[tuple[str, int], frozenset[Atom]] = at or {}
+        self._keys: dict[str, Hashable] = {}
+        self._sorted: dict[tuple[str, int], tuple[Atom, ...]] = {}
+
+    def atoms(self, node: CFANode) -> tuple[Atom, ...]:
+        k = (node.function, node.canon)
+        s = self._sorted.get(k)
+        if s is None:
+            s = tuple(sorted(self.at_node.get(k, ())))
+            self._sorted[k] = s
+        return s
+
+    def size(self) -> int:
+        return sum(len(v) for v in self.at_node.values())
+
+    def with_atoms(self, new: dict[tuple[str, int], set[Atom]]) -> PredicatePrecision | None:
+        """A finer precision, or None if ``new`` adds nothing."""
+        at = dict(self.at_node)
+        grew = False
+        for k, atoms in new.items():
+            cur = at.get(k, frozenset())
+            if not atoms <= cur:
+                at[k] = cur | frozenset(atoms)
+                grew = True
+        return PredicatePrecision(at) if grew else None
+
+    def key_for(self, block: Block) -> Hashable:
+        key = self._keys.get(block.name)
+        if key is None:
+            key = tuple(sorted((f"{f}#{c}", tuple(sorted(atom_to_json(a).__repr__() for a in v)))
+                               for (f, c), v in self.at_node.items() if f in block.functions))
+            self._keys[block.name] = key
+        return key
+
+    def to_json(self) -> dict:
+        return {f"{f}#{c}": [atom_to_json(a) for a in sorted(v)] for (f, c), v in sorted(self.at_node.items())}
+
+    @classmethod
+    def from_json(cls, data: dict) -> PredicatePrecision:
+        at: dict[tuple[str, int], frozenset[Atom]] = {}
+        for k, v in data.items():
+            f, _, c = k.rpartition("#")
+            at[(f, int(c))] = frozenset(atom_from_json(a) for a in v)
+        return cls(at)
+
+
+def abstraction_point(node: CFANode, fn: FunctionCFA) -> bool:
+    return (node is fn.entry or node is fn.exit or node.loop_head or node.error is not None
+            or len(node.inn) > 1 or any(isinstance(e, CallEdge) for e in node.out))
+
+
+class PredicateCPA(CPA):
+    name = "predicate"
+
+    def __init__(self, program: Program, blocks: dict[str, Block], theory: str = "bv",
+                 timeout_ms: int = 10_000):
+        self.program = program
+        self.blocks = blocks
+        self.th = Theory(program, theory)
+        self.timeout_ms = timeout_ms
+        self.globals = sorted(n for n, v in program.vars.items() if v.is_global and self.th.modelled(n))
+        self.copies = frame_copies(program, blocks, self.th)
+        self._frame_vars: dict[str, list[str]] = {}
+        self._points: dict[int, bool] = {}
+        self._le_cache: dict[tuple, bool] = {}
+        self._bools: dict[Atom, z3.BoolRef] = {}
+        self.abstractions = 0
+
+    # ---- frames ---------------------------------------------------------------------
+    def frame_vars(self, fn: str) -> list[str]:
+        fv = self._frame_vars.get(fn)
+        if fv is None:
+            own = sorted(n for n, v in self.program.vars.items() if v.function == fn and self.th.modelled(n))
+            fv = own + self.globals + sorted(old(v) for v in self.copies.get(fn, ()))
+            self._frame_vars[fn] = fv
+        return fv
+
+    def is_point(self, node: CFANode) -> bool:
+        p = self._points.get(id(node))
+        if p is None:
+            p = abstraction_point(node, self.program.function_of_name(node.function))
+            self._points[id(node)] = p
+        return p
+
+    # ---- formulas ---------------------------------------------------------------------
+    def psi(self, s: PredState, term) -> z3.BoolRef:
+        if s.is_true:
+            return z3.BoolVal(True)
+        zs = [atom_to_z3(a, term, self.th.type_of, self.th.name) for a in s.atoms]
+        return z3.Or([z3.And([z if b else z3.Not(z) for z, b in zip(zs, c) if b is not None]) for c in s.cubes])
+
+    def encode_segment(self, s: PredState, tag: str) -> SegmentEncoder:
+        th = self.th
+        enc = SegmentEncoder(th, lambda v: th.term(v, tag))
+        enc.constraints.append(self.psi(s, lambda v: th.term(v, tag)))
+        for e in s.pending:
+            enc.edge(e, lambda: self.globals)
+        return enc
+
+    def abstract(self, constraints: list[z3.BoolRef], atoms: tuple[Atom, ...], term) -> PredState | None:
+        """The Boolean abstraction of ``constraints`` over ``atoms`` (None if unsatisfiable)."""
+        self.abstractions += 1
+        solver = z3.Solver()
+        solver.set("timeout", self.timeout_ms)
+        solver.add(*constraints)
+        if not atoms:
+            r = solver.check()
+            return None if r == z3.unsat else PredState()
+        zs = [atom_to_z3(a, term, self.th.type_of, self.th.name) for a in atoms]
+        bs = [z3.Bool(f"__b{i}") for i in range(len(atoms))]
+        for b, z in zip(bs, zs):
+            solver.add(b == z)
+        cubes: set[Cube] = set()
+        while True:
+            r = solver.check()
+            if r == z3.unsat:
+                break
+            if r != z3.sat:  # the solver gave up: anything is possible (sound)
+                return PredState(atoms, frozenset({(None,) * len(atoms)}))
+            m = solver.model()
+            cube = tuple(z3.is_true(m.eval(b, model_completion=True)) for b in bs)
+            cubes.add(cube)
+            if len(cubes) > MAX_CUBES:
+                return self._cartesian(constraints, atoms, zs)
+            solver.add(z3.Or([b != v for b, v in zip(bs, cube)]))
+        if not cubes:
+            return None
+        return PredState(atoms, frozenset(cubes))
+
+    def _cartesian(self, constraints, atoms, zs) -> PredState:
+        solver = z3.Solver()
+        solver.set("timeout", self.timeout_ms)
+        solver.add(*constraints)
+        cube: list[bool | None] = []
+        for z in zs:
+            if solver.check(z3.Not(z)) == z3.unsat:
+                cube.append(True)
+            elif solver.check(z) == z3.unsat:
+                cube.append(False)
+            else:
+                cube.append(None)
+        return PredState(atoms, frozenset({tuple(cube)}))
+
+    # ---- CPA ----------------------------------------------------------------------------
+    def initial(self, node: CFANode) -> PredState:
+        return PredState()
+
+    def is_less_or_equal(self, a: PredState, b: PredState) -> bool:
+        if a is b:
+            return True
+        if len(a.pending) != len(b.pending) or any(x is not y for x, y in zip(a.pending, b.pending)):
+            return False
+        if b.is_true:
+            return True
+        if a.atoms == b.atoms and a.cubes <= b.cubes:
+            return True
+        key = (a.atoms, a.cubes, b.atoms, b.cubes)
+        r = self._le_cache.get(key)
+        if r is None:
+            r = self._implies(a, b)
+            self._le_cache[key] = r
+        return r
+
+    def _bool(self, a: Atom) -> z3.BoolRef:
+        b = self._bools.get(a)
+        if b is None:
+            b = z3.Bool(f"__p{len(self._bools)}")
+            self._bools[a] = b
+        return b
+
+    def _prop(self, s: PredState) -> z3.BoolRef:
+        bs = [self._bool(a) for a in s.atoms]
+        return z3.Or([z3.And([x if v else z3.Not(x) for x, v in zip(bs, c) if v is not None]) for c in s.cubes])
+
+    def _implies(self, a: PredState, b: PredState) -> bool:
+        """Propositional implication over the atoms: sound (it may miss a semantic one)."""
+        solver = z3.Solver()
+        solver.add(self._prop(a), z3.Not(self._prop(b)))
+        return solver.check() == z3.unsat
+
+    def transfer(self, state: PredState, edge: Edge, prec: PredicatePrecision | None) -> list[PredState]:
+        pending = state.pending + (edge,)
+        if not self.is_point(edge.succ):
+            return [PredState(state.atoms, state.cubes, pending)]
+        return self._abstract_at(PredState(state.atoms, state.cubes, pending), edge.succ, prec)
+
+    def _abstract_at(self, s: PredState, node: CFANode, prec: PredicatePrecision | None) -> list[PredState]:
+        atoms = prec.atoms(node) if prec is not None else ()
+        if not atoms and s.is_true and not any(isinstance(e, AssumeEdge) for e in s.pending):
+            return [PredState()]  # nothing to decide: no SMT call
+        enc = self.encode_segment(s, "0")
+        r = self.abstract(enc.constraints, atoms, enc.read)
+        return [] if r is None else [r]
+
+    def _arg_terms(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA) -> dict[str, z3.ExprRef]:
+        out = {}
+        for p, a in zip(callee.params, edge.args):
+            if not self.th.modelled(p) or not isinstance(a.type, IntType):
+                continue
+            v = enc.expr(a)
+            pt = self.th.type_of(p)
+            if a.type != pt:
+                v = enc._cast(v, a.type, pt)
+            out[p] = v
+        return out
+
+    def call_entry(self, state: PredState, edge: CallEdge, callee: FunctionCFA,
+                   prec: PredicatePrecision | None) -> list[PredState]:
+        th = self.th
+        atoms = prec.atoms(callee.entry) if prec is not None else ()
+        if not atoms and state.is_true and not state.pending:
+            return [PredState()]
+        enc = self.encode_segment(state, "c")
+        copies = self.copies.get(callee.name, frozenset())
+        e_term: dict[str, z3.ExprRef] = {}
+        for p, v in self._arg_terms(enc, edge, callee).items():
+            e_term[p] = v
+            if p in copies:
+                e_term[old(p)] = v
+        for g in self.globals:
+            gv = enc.read(g)
+            e_term[g] = gv
+            if g in copies:
+                e_term[old(g)] = gv
+
+        def term(v: str) -> z3.ExprRef:
+            t = e_term.get(v)
+            return t if t is not None else th.term(v, "e")  # the callee's other locals: any value
+        r = self.abstract(enc.constraints, atoms, term)
+        return [] if r is None else [r]
+
+    def rebuild(self, call: PredState, entry: PredState, exit: PredState, block: Block, edge: CallEdge) -> RebuildState:
+        return RebuildState(call, exit)
+
+    def return_to(self, state: RebuildState, edge: CallEdge, callee: FunctionCFA,
+                  prec: PredicatePrecision | None) -> list[PredState]:
+        th = self.th
+        enc = self.encode_segment(state.call, "c")
+        x = lambda v: th.term(v, "x")  # noqa: E731 - the callee's frame at its exit
+        extra = [self.psi(state.exit, x)]
+        copies = self.copies.get(callee.name, frozenset())
+        for p, v in self._arg_terms(enc, edge, callee).items():
+            extra.append(x(old(p) if p in copies else p) == v)
+        for g in self.globals:
+            extra.append(x(old(g) if g in copies else g) == enc.read(g))
+        # The caller continues with the callee's globals and the result in the call's lhs.
+        for g in self.globals:
+            enc.write(g, x(g))
+        lhs = edge.lhs
+        if isinstance(lhs, Var) and th.modelled(lhs.name):
+            rv = callee.result_var
+            if rv is not None and th.modelled(rv):
+                rt, lt = th.type_of(rv), th.type_of(lhs.name)
+                enc.write(lhs.name, enc._cast(x(rv), rt, lt) if rt != lt else x(rv))
+            else:
+                enc.havoc(lhs.name)
+        atoms = prec.atoms(edge.succ) if prec is not None else ()
+        r = self.abstract(enc.constraints + extra, atoms, enc.read)
+        return [] if r is None else [r]
+
+    # ---- BAM ------------------------------------------------------------------------------
+    def reduce(self, state: PredState, block: Block, prec: Any) -> PredState:
+        return state  # an entry state speaks of the callee's frame only
+
+    def expand(self, entry: PredState, reduced_exit: PredState, block: Block) -> PredState:
+        return reduced_exit  # rebuild restores the caller's context from the call state
+
+    def precision_key(self, prec: PredicatePrecision | None, block: Block) -> Hashable:
+        return None if prec is None else prec.key_for(block)
+
+    # ---- presentation ------------------------------------------------------------------
+    def formula_text(self, s: PredState, display) -> str:
+        """The state as a C expression (DNF over its predicates)."""
+        if s.is_true:
+            return "true"
+        cubes = []
+        for c in sorted(s.cubes, key=repr):
+            lits = [atom_to_c(a, display, negate=not b) for a, b in zip(s.atoms, c) if b is not None]
+            cubes.append(" && ".join(lits) if lits else "true")
+        if len(cubes) == 1:
+            return cubes[0]
+        return " || ".join(f"({c})" if "&&" in c else c for c in cubes)
+
+    def describe(self, state: Any) -> str:
+        if isinstance(state, PredState):
+            return self.formula_text(state, _display)
+        return repr(state)
+
+    def to_json(self, state: PredState) -> Any:
+        if not isinstance(state, PredState) or state.pending:
+            raise ValueError("only abstract states are stored")
+        return {"predicates": [atom_to_json(a) for a in state.atoms],
+                "cubes": sorted(([None if b is None else int(b) for b in c] for c in state.cubes), key=repr),
+                "text": self.formula_text(state, _display)}
+
+    def from_json(self, data: Any) -> PredState:
+        atoms = tuple(atom_from_json(a) for a in data["predicates"])
+        cubes = frozenset(tuple(None if b is None else bool(b) for b in c) for c in data["cubes"])
+        return PredState(atoms, cubes)
+
+
+def _display(v: str) -> str:
+    if v.endswith("::__retval"):
+        return "\\result"
+    return v.rsplit("::", 1)[-1]
+
+
+def frame_copies(program: Program, blocks: dict[str, Block], th: Theory) -> dict[str, frozenset[str]]:
+    """Per function: the parameters its body assigns and the globals its block may write.
+    Their entry values get copies ``x@old`` in the frame, which summaries can relate to."""
+    own: dict[str, set[str]] = {}
+    havocs: dict[str, bool] = {}
+    for f in program.all_functions():
+        written: set[str] = set()
+        ext = False
+        for n in f.nodes:
+            for e in n.out:
+                if isinstance(e, AssignEdge) and isinstance(e.lhs, Var):
+                    written.add(e.lhs.name)
+                elif isinstance(e, DeclEdge) and e.var is not None:
+                    written.add(e.var.name)
+                elif isinstance(e, ReturnEdge) and e.result_var is not None:
+                    written.add(e.result_var.name)
+                elif isinstance(e, ExternalCallEdge):
+                    if isinstance(e.lhs, Var):
+                        written.add(e.lhs.name)
+                    ext = ext or e.writes_globals
+                elif isinstance(e, CallEdge) and isinstance(e.lhs, Var):
+                    written.add(e.lhs.name)
+        own[f.name] = written
+        havocs[f.name] = ext
+    globals_ = [n for n, v in program.vars.items() if v.is_global and th.modelled(n)]
+    out: dict[str, frozenset[str]] = {}
+    for f in program.all_functions():
+        block = blocks.get(f.name)
+        fns: Iterable[str] = block.functions if block is not None else (f.name,)
+        written = set().union(*(own.get(g, set()) for g in fns))
+        any_ext = any(havocs.get(g, False) for g in fns)
+        cs = {p for p in f.params if p in own[f.name] and th.modelled(p)}
+        cs |= {g for g in globals_ if any_ext or g in written}
+        out[f.name] = frozenset(cs)
+    return out
+
+
+__all__ = ["PredicateCPA", "PredState", "PredicatePrecision", "abstraction_point", "frame_copies", "base_var",
+           "atom_vars"]

@@ -1,0 +1,372 @@
+"""Predicate refinement: tree interpolants for an infeasible error path, without z3's
+(removed) interpolation API.
+
+The path becomes a tree of relations (seed 001, digest §3.3): one node per abstraction
+point the path passes; a call that returns gives a *merge* node at the return site whose
+children are the caller's node at the call and the callee's node at its exit, and the
+callee's body starts from a leaf (its entry interpolant is ``true``, so entry abstractions
+stay coarse and block summaries get reused). A call the path never leaves is simply
+chained. Each relation ranges over its frame's variables only, so every interpolant is
+well scoped: no variable occurs at two SSA indices, the failure mode of sequential
+interpolation under recursion.
+
+The tree is a set of non-recursive Horn clauses; z3's Spacer engine solves it, and its
+solution is a tree interpolant (``I(root) = false``, ``AND I(children) & label => I(node)``).
+Spacer's solution is close to the strongest one and tends to enumerate concrete
+values; so for every node the weakest interpolant (the negated projection of the rest
+of the tree, by quantifier elimination) contributes its atoms as well. Those generalise:
+for ``sum`` it yields ``\\result == n + m``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import z3
+
+from ...cfa.cfa import CFANode, Program
+from ...cfa.ir import CallEdge
+from ..path import ErrorPath
+from .atoms import Atom, atom_vars, atoms_of
+from .cpa import PredicateCPA, PredicatePrecision
+from .formula import SegmentEncoder, Theory, old
+
+MAX_TREE_NODES = 400
+QE_NODES = 120  # weakest interpolants only for trees up to this size (one QE per node)
+
+
+@dataclass(eq=False)
+class TNode:
+    fn: str
+    location: CFANode
+    names: list[str]
+    args: list[z3.ExprRef]
+    label: list[z3.BoolRef] = field(default_factory=list)
+    children: list[TNode] = field(default_factory=list)
+    aux: list[z3.ExprRef] = field(default_factory=list)
+
+
+class _Frame:
+    def __init__(self, fn: str, cur: TNode, th: Theory):
+        self.fn = fn
+        self.cur = cur
+        self.th = th
+        self.enc = self._enc()
+        self.call: tuple | None = None  # (edge, arg terms, global terms) of the open call
+
+    def _enc(self) -> SegmentEncoder:
+        m = dict(zip(self.cur.names, self.cur.args))
+        th = self.th
+        return SegmentEncoder(th, lambda v: m[v] if v in m else th.fresh(th.type_of(v), v))
+
+
+class TreeBuilder:
+    def __init__(self, program: Program, cpa: PredicateCPA, theory: Theory):
+        self.program = program
+        self.cpa = cpa
+        self.th = theory
+        self.count = 0
+        self.nodes: list[TNode] = []
+
+    def _node(self, fn: str, location: CFANode) -> TNode:
+        names = self.cpa.frame_vars(fn)
+        self.count += 1
+        args = [z3.Const(f"{v}!n{self.count}", self.th.sort(self.th.type_of(v))) for v in names]
+        n = TNode(fn, location, names, args)
+        self.nodes.append(n)
+        if len(self.nodes) > MAX_TREE_NODES:
+            raise _TooLarge()
+        return n
+
+    def _close(self, fr: _Frame, location: CFANode, extra_children: list[TNode] = (),  # type: ignore[assignment]
+               extra: list[z3.BoolRef] = ()) -> None:  # type: ignore[assignment]
+        n = self._node(fr.fn, location)
+        n.children = [fr.cur, *extra_children]
+        n.label = list(fr.enc.constraints) + list(extra)
+        n.label += [a == fr.enc.read(v) for v, a in zip(n.names, n.args)]
+        fr.cur = n
+        fr.enc = fr._enc()
+
+    def build(self, path: ErrorPath) -> TNode:
+        program, cpa, th = self.program, self.cpa, self.th
+        steps = path.steps
+        returns: set[int] = set()
+        stack: list[int] = []
+        for i, st in enumerate(steps):
+            if st.kind == "call":
+                stack.append(i)
+            elif st.kind == "return":
+                returns.add(stack.pop())
+        start_fn = program.start.name
+        frames = [_Frame(start_fn, self._node(start_fn, program.start.entry), th)]
+        globals_ = cpa.globals
+        for i, st in enumerate(steps):
+            fr = frames[-1]
+            e = st.edge
+            if st.kind == "op":
+                fr.enc.edge(e, lambda: globals_)
+                if cpa.is_point(e.succ):
+                    self._close(fr, e.succ)
+                continue
+            assert isinstance(e, CallEdge)
+            callee = program.functions[e.callee]
+            copies = cpa.copies.get(callee.name, frozenset())
+            if st.kind == "summary":
+                assert st.summary is not None
+                args = cpa._arg_terms(fr.enc, e, callee)
+                for p, v in st.summary["params"].items():
+                    if p in args:
+                        fr.enc.constraints.append(args[p] == th.const(v, th.type_of(p)))
+                for name, v in st.summary["outputs"].items():
+                    if not th.modelled(name):
+                        continue
+                    val = th.const(v, th.type_of(name))
+                    if name == callee.result_var:
+                        if e.lhs is not None and hasattr(e.lhs, "name") and th.modelled(e.lhs.name):
+                            lt = th.type_of(e.lhs.name)
+                            fr.enc.write(e.lhs.name, th.const(v, lt))
+                    else:
+                        fr.enc.write(name, val)
+                if cpa.is_point(e.succ):
+                    self._close(fr, e.succ)
+                continue
+            if st.kind == "call":
+                args = cpa._arg_terms(fr.enc, e, callee)
+                gterms = {g: fr.enc.read(g) for g in globals_}
+                entry = self._node(callee.name, callee.entry)
+                m = dict(zip(entry.names, entry.args))
+                if i in returns:
+                    # A leaf: the body is interpolated on its own; the call's context joins
+                    # at the return site.
+                    entry.label = [m[old(v)] == m[v] for v in copies]
+                    fr.call = (e, args, gterms)
+                else:
+                    entry.children = [fr.cur]
+                    lab = list(fr.enc.constraints)
+                    for p, v in args.items():
+                        lab.append(m[p] == v)
+                        if p in copies:
+                            lab.append(m[old(p)] == v)
+                    for g, v in gterms.items():
+                        lab.append(m[g] == v)
+                        if g in copies:
+                            lab.append(m[old(g)] == v)
+                    entry.label = lab
+                frames.append(_Frame(callee.name, entry, th))
+                continue
+            # return
+            callee_fr = frames.pop()
+            caller = frames[-1]
+            assert caller.call is not None
+            exit_node = callee_fr.cur
+            if callee_fr.enc.constraints or callee_fr.enc.ssa:
+                self._close(callee_fr, callee.exit)
+                exit_node = callee_fr.cur
+            x = dict(zip(exit_node.names, exit_node.args))
+            _edge, args, gterms = caller.call
+            caller.call = None
+            links = []
+            for p, v in args.items():
+                links.append(x[old(p) if p in copies else p] == v)
+            for g, v in gterms.items():
+                links.append(x[old(g) if g in copies else g] == v)
+            for g in globals_:
+                caller.enc.write(g, x[g])
+            lhs = e.lhs
+            if lhs is not None and hasattr(lhs, "name") and th.modelled(lhs.name):
+                rv = callee.result_var
+                if rv is not None and rv in x:
+                    rt, lt = th.type_of(rv), th.type_of(lhs.name)
+                    caller.enc.write(lhs.name, caller.enc._cast(x[rv], rt, lt) if rt != lt else x[rv])
+                else:
+                    caller.enc.havoc(lhs.name)
+            self._close(caller, e.succ, [exit_node], links)
+        last = frames[-1]
+        if last.enc.constraints or last.enc.ssa or last.cur.location is not path.error_node:
+            self._close(last, path.error_node)
+        return last.cur
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _post_order(root: TNode) -> list[TNode]:
+    out: list[TNode] = []
+    todo: list[tuple[TNode, bool]] = [(root, False)]
+    while todo:
+        n, done = todo.pop()
+        if done:
+            out.append(n)
+            continue
+        todo.append((n, True))
+        todo.extend((c, False) for c in n.children)
+    return out
+
+
+def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] | None:
+    """Tree interpolants (over each node's args), or None if the tree is satisfiable or Spacer fails."""
+    nodes = _post_order(root)
+    fp = z3.Fixedpoint()
+    fp.set(engine="spacer")
+    fp.set("timeout", timeout_ms)
+    rels: dict[int, z3.FuncDeclRef] = {}
+    for i, n in enumerate(nodes):
+        rels[id(n)] = z3.Function(f"R{i}", *[a.sort() for a in n.args], z3.BoolSort())
+        fp.register_relation(rels[id(n)])
+    for n in nodes:
+        body = [rels[id(c)](*c.args) for c in n.children] + list(n.label)
+        head = rels[id(n)](*n.args)
+        vs = set(n.args) | {a for c in n.children for a in c.args}
+        for f in n.label:
+            vs |= _consts(f)
+        if vs:
+            fp.declare_var(*vs)
+        fp.rule(head, body if body else None)
+    try:
+        r = fp.query(rels[id(root)](*root.args))
+    except z3.Z3Exception:
+        return None
+    if r != z3.unsat:
+        return None
+    answer = fp.get_answer()
+    out: dict[int, z3.BoolRef] = {}
+    by_name = {rels[id(n)].name(): n for n in nodes}
+    for q in (answer.children() if z3.is_and(answer) else [answer]):
+        body = q.body() if z3.is_quantifier(q) else q
+        app, f = _definition(body)
+        if app is None:
+            continue
+        n = by_name.get(app.decl().name())
+        if n is None:
+            continue
+        # de Bruijn variables -> the node's argument constants
+        subst = [None] * app.num_args()
+        ok = True
+        for pos in range(app.num_args()):
+            a = app.arg(pos)
+            if not z3.is_var(a):
+                ok = False
+                break
+            subst[z3.get_var_index(a)] = n.args[pos]
+        if not ok or any(s is None for s in subst):
+            continue
+        out[id(n)] = z3.substitute_vars(f, *subst)
+    return out
+
+
+def _definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef]:
+    if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_EQ and z3.is_bool(body.arg(0)):
+        a, b = body.arg(0), body.arg(1)
+        if z3.is_app(a) and a.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            return a, b
+        if z3.is_app(b) and b.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            return b, a
+    if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        return body, z3.BoolVal(True)
+    if z3.is_not(body) and body.arg(0).decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        return body.arg(0), z3.BoolVal(False)
+    return None, body
+
+
+def _consts(f: z3.ExprRef) -> set[z3.ExprRef]:
+    out: dict[int, z3.ExprRef] = {}
+    todo = [f]
+    seen: set[int] = set()
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[t.get_id()] = t
+        elif z3.is_app(t):
+            todo.extend(t.children())
+    return set(out.values())
+
+
+def weakest_interpolants(root: TNode, timeout_ms: int, check: Callable[[], None]) -> dict[int, z3.BoolRef]:
+    """For each node: NOT (exists non-shared. the rest of the tree), by quantifier elimination."""
+    nodes = _post_order(root)
+    below: dict[int, set[int]] = {}
+    for n in nodes:
+        s = {id(n)}
+        for c in n.children:
+            s |= below[id(c)]
+        below[id(n)] = s
+    out: dict[int, z3.BoolRef] = {}
+    qe = z3.TryFor(z3.Then(z3.Tactic("simplify"), z3.Tactic("qe"), z3.Tactic("simplify")), timeout_ms)
+    for n in nodes:
+        if n is root:
+            continue
+        check()
+        rest = [lab for m in nodes if id(m) not in below[id(n)] for lab in m.label]
+        shared = {a.get_id() for a in n.args}
+        local = [c for c in _consts(z3.And(rest)) if c.get_id() not in shared] if rest else []
+        f = z3.Exists(local, z3.And(rest)) if local else z3.And(rest)
+        try:
+            goals = qe(f)
+        except z3.Z3Exception:
+            continue
+        proj = z3.Or([g.as_expr() for g in goals])
+        out[id(n)] = z3.Not(proj)
+    return out
+
+
+def _type_bound(a: Atom, th: Theory) -> bool:
+    """``x <= UINT_MAX``-style atoms: true of every machine value, useless as predicates."""
+    op, items, k = a
+    if op != "<=" or len(items) != 1 or abs(items[0][1]) != 1:
+        return False
+    t = th.type_of(items[0][0])
+    return (items[0][1] == 1 and k >= t.max) or (items[0][1] == -1 and -k <= t.min)
+
+
+class PredicateRefiner:
+    """Adds the atoms of tree interpolants of the (integer) path formula at their locations."""
+
+    def __init__(self, cpa: PredicateCPA, timeout_ms: int = 20_000):
+        self.cpa = cpa
+        self.timeout_ms = timeout_ms
+        self.last_atoms: dict[tuple[str, int], set[Atom]] = {}
+
+    def refine(self, program: Program, path: ErrorPath, precision: dict,
+               check: Callable[[], None]) -> tuple[dict | None, str]:
+        prec: PredicatePrecision = precision.get("predicate") or PredicatePrecision()
+        th = Theory(program, "lia")
+        tb = TreeBuilder(program, self.cpa, th)
+        try:
+            root = tb.build(path)
+        except _TooLarge:
+            return None, f"the error path is too long for predicate refinement (over {MAX_TREE_NODES} abstraction points)"
+        except (TypeError, KeyError) as exc:
+            return None, f"the error path cannot be encoded for interpolation ({exc})"
+        check()
+        strong = spacer_interpolants(root, self.timeout_ms)
+        if strong is None:
+            return None, ("the error path is infeasible only with machine-integer semantics (wrap-around "
+                          "or bit operations); integer interpolation found no predicates")
+        weak = weakest_interpolants(root, max(500, self.timeout_ms // 10), check) \
+            if len(tb.nodes) <= QE_NODES else {}
+        new: dict[tuple[str, int], set[Atom]] = {}
+        for n in tb.nodes:
+            names = {a.get_id(): v for v, a in zip(n.names, n.args)}
+
+            def name_of(t: z3.ExprRef, names=names) -> str | None:
+                return names.get(t.get_id())
+            atoms: set[Atom] = set()
+            for src in (strong.get(id(n)), weak.get(id(n))):
+                if src is not None:
+                    atoms |= atoms_of(src, name_of)
+            frame = set(n.names)
+            atoms = {a for a in atoms if atom_vars(a) <= frame and not _type_bound(a, th)}
+            if atoms:
+                new.setdefault((n.location.function, n.location.canon), set()).update(atoms)
+        self.last_atoms = new
+        finer = prec.with_atoms(new)
+        if finer is None:
+            return None, "interpolation found no new predicates for this error path"
+        out = dict(precision)
+        out["predicate"] = finer
+        return out, ""
