@@ -152,6 +152,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         # Integer arithmetic is not C's: confirm the proof with exact bit-vector formulas,
         # continuing CEGAR from the learned predicates if they do not suffice.
         outcome, bam = _confirm_in_bv(program, blocks, opts, outcome, total, stats, excluded)
+        confirmed.extend(outcome.confirmed)
     result.unsupported_range = outcome.unsupported_range  # type: ignore[assignment]
     final_prec = outcome.precision or {}
     stats.precision_size = sum(p.size() for p in final_prec.values() if hasattr(p, "size"))

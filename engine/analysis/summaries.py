@@ -9,13 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 RESULT = "::__retval"
+FORMULA = "\0formula"  # the key under which a predicate state's C formula travels in the facts
 
 
 def _facts(data: Any) -> dict[str, Any]:
-    """The variable facts of a serialised composite state (value: int, interval: [lo, hi])."""
+    """The variable facts of a serialised composite state (value: int, interval: [lo, hi];
+    a predicate state contributes its formula as a whole)."""
     out: dict[str, Any] = {}
     for part in data if isinstance(data, list) else []:
-        if isinstance(part, dict):
+        if isinstance(part, dict) and "predicates" in part:
+            if part.get("text", "true") != "true":
+                out[FORMULA] = part["text"]
+        elif isinstance(part, dict):
             out.update(part)
     return out
 
@@ -27,10 +32,18 @@ def _fact(name: str, v: Any) -> str:
     return f"{name} == {v}"
 
 
+def _formula(facts: dict[str, Any]) -> list[str]:
+    f = facts.get(FORMULA)
+    if f is None:
+        return []
+    return [f"({f})" if "||" in f else f]
+
+
 def describe_entry(entry: Any, fn: str, params: list[str]) -> str:
     facts = _facts(entry)
     parts = [_fact(p, facts[f"{fn}::{p}"]) for p in params if f"{fn}::{p}" in facts]
-    parts += [_fact(k, v) for k, v in sorted(facts.items()) if "::" not in k]
+    parts += [_fact(k, v) for k, v in sorted(facts.items()) if "::" not in k and k != FORMULA]
+    parts += _formula(facts)
     return " && ".join(parts) if parts else "true"
 
 
@@ -39,7 +52,8 @@ def describe_exit(exit_state: Any, fn: str) -> str:
     parts = []
     if fn + RESULT in facts:
         parts.append(_fact("\\result", facts[fn + RESULT]))
-    parts += [_fact(k, v) for k, v in sorted(facts.items()) if "::" not in k]
+    parts += [_fact(k, v) for k, v in sorted(facts.items()) if "::" not in k and k != FORMULA]
+    parts += _formula(facts)
     return " && ".join(parts) if parts else "true"
 
 
@@ -52,6 +66,10 @@ def _subsumed(a: dict[str, Any], b: dict[str, Any]) -> bool:
     for k, bv in b.items():
         if k not in a:
             return False
+        if k == FORMULA:
+            if a[k] != bv:
+                return False
+            continue
         alo, ahi = _bounds(a[k])
         blo, bhi = _bounds(bv)
         if alo < blo or ahi > bhi:
@@ -61,7 +79,8 @@ def _subsumed(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def _weakest(exits: list[Any], fn: str) -> list[Any]:
     # Only what a summary shows counts: the result and the globals.
-    facts = [{k: v for k, v in _facts(x).items() if "::" not in k or k == fn + RESULT} for x in exits]
+    facts = [{k: v for k, v in _facts(x).items() if "::" not in k or k == fn + RESULT or k == FORMULA}
+             for x in exits]
     keep = []
     for i, fi in enumerate(facts):
         if any(j != i and _subsumed(fi, fj) and not (_subsumed(fj, fi) and j > i) for j, fj in enumerate(facts)):

@@ -1,0 +1,241 @@
+"""Predicate analysis under BAM: atoms, abstraction, tree interpolation, soundness guard."""
+
+from __future__ import annotations
+
+import z3
+from cbam.engine.analysis.bam import BAM
+from cbam.engine.analysis.blocks import build_blocks
+from cbam.engine.analysis.cpa_algorithm import Budget
+from cbam.engine.analysis.path import reconstruct
+from cbam.engine.analysis.predicate.atoms import atom_from_json, atom_to_c, atom_to_json, atoms_of, make_atom
+from cbam.engine.analysis.predicate.cpa import PredicateCPA, PredicatePrecision, PredState
+from cbam.engine.analysis.predicate.formula import Theory
+from cbam.engine.analysis.predicate.interpolate import TreeBuilder, _post_order, spacer_interpolants
+from cbam.engine.analysis.smt import check_path
+from cbam.engine.verify import _component, make_cpa
+
+from .conftest import SVCOMP, assert_replay_reaches_error, check_error_path, load_src, verify_src
+
+ERR = 'extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n' \
+      'void reach_error(void) { __assert_fail("0", "p.c", 2, "reach_error"); }\n' \
+      'extern int __VERIFIER_nondet_int(void);\nextern unsigned __VERIFIER_nondet_uint(void);\n'
+
+SUM = ERR + """
+unsigned sum(unsigned n, unsigned m) {
+  if (n == 0) { return m; } else { unsigned tmp = sum(n - 1, m + 1); return tmp; } }
+int main(void) { unsigned a = __VERIFIER_nondet_uint(), b = __VERIFIER_nondet_uint();
+  unsigned s = sum(a, b); if (s != a + b) { reach_error(); } return 0; }
+"""
+
+# Thesis Figs. 1.2 / 4.4 and the tree-interpolation unit test of digest §3.3.
+THESIS = ERR + """
+int f(int x) { if (x <= 0) { return x; } else { int tmp = f(x - 1); return tmp + 1; } }
+int main(void) { int a = 2; int b = f(a); if (b != 2) { reach_error(); } return 0; }
+"""
+
+
+def _display(v: str) -> str:
+    return "\\result" if v.endswith("__retval") else v.rsplit("::", 1)[-1]
+
+
+def test_atoms_normalise_render_and_round_trip():
+    a = make_atom("==", {"f::__retval": 2, "f::n": -2, "f::m": -2}, 0)
+    assert a == ("==", (("f::__retval", 1), ("f::m", -1), ("f::n", -1)), 0)
+    assert atom_to_c(a, _display) == "\\result == m + n"
+    assert atom_to_c(a, _display, negate=True) == "\\result != m + n"
+    le = make_atom("<=", {"x": 2, "y": -2}, 3)  # 2x - 2y <= 3  <=>  x - y <= 1
+    assert le == ("<=", (("x", 1), ("y", -1)), 1)
+    assert atom_to_c(le, _display) == "x <= y + 1"
+    assert atom_to_c(make_atom("<=", {"x": -1}, 0), _display) == "x >= 0"
+    assert atom_to_c(make_atom("==", {"g@old": 1, "g": -1}, -1), _display) in ("g == \\old(g) + 1",
+                                                                              "\\old(g) == g - 1")
+    assert make_atom("==", {"x": 2}, 3) is None  # 2x == 3 has no integer solution
+    assert atom_from_json(atom_to_json(a)) == a
+    x, y = z3.Ints("x y")
+    names = {x.get_id(): "x", y.get_id(): "y"}
+    found = atoms_of(z3.Or(x < y, z3.Not(x == 2 * y + 1), x * y > 3), lambda t: names.get(t.get_id()))
+    assert found == {("<=", (("x", 1), ("y", -1)), -1), ("==", (("x", 1), ("y", -2)), 1)}  # x*y is skipped
+
+
+def test_bit_vector_reading_of_an_equality_is_modular(tmp_path):
+    p = load_src(SUM, tmp_path, data_model="ILP32")
+    th = Theory(p, "bv")
+    a = make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0)
+    from cbam.engine.analysis.predicate.atoms import atom_to_z3
+
+    f = atom_to_z3(a, lambda v: th.term(v, "0"), th.type_of, "bv")
+    s = z3.Solver()
+    r, n, m = (th.term(v, "0") for v in ("sum::__retval", "sum::n", "sum::m"))
+    s.add(f, n == 1, m == 0xFFFFFFFF)  # 1 + UINT_MAX wraps to 0
+    assert s.check() == z3.sat and s.model().eval(r).as_long() == 0
+
+
+def test_boolean_abstraction_and_coverage(tmp_path):
+    p = load_src(SUM, tmp_path, data_model="ILP32")
+    cpa = PredicateCPA(p, build_blocks(p, p.callgraph))
+    x = cpa.th.term("sum::n", "0")
+    atoms = (make_atom("==", {"sum::n": 1}, 0), make_atom("<=", {"sum::n": 1}, 5))
+    s = cpa.abstract([z3.ULE(x, 3)], atoms, lambda v: cpa.th.term(v, "0"))
+    assert s is not None and s.cubes == frozenset({(True, True), (False, True)})
+    assert cpa.abstract([x == 3, x == 4], atoms, lambda v: cpa.th.term(v, "0")) is None
+    same = PredState(atoms, frozenset({(None, True)}))  # n <= 5, written as one cube
+    assert cpa.is_less_or_equal(s, same) and cpa.is_less_or_equal(same, s)
+    zero = PredState(atoms, frozenset({(True, True)}))
+    assert cpa.is_less_or_equal(zero, same) and not cpa.is_less_or_equal(same, zero)
+    assert cpa.is_less_or_equal(s, PredState())
+    assert cpa.formula_text(s, _display) in ("n == 0 && n <= 5 || n != 0 && n <= 5",
+                                             "(n != 0 && n <= 5) || (n == 0 && n <= 5)",
+                                             "(n == 0 && n <= 5) || (n != 0 && n <= 5)")
+    assert cpa.from_json(cpa.to_json(s)) == s
+
+
+def test_precision_is_per_location_and_serialises(tmp_path):
+    p = load_src(SUM, tmp_path, data_model="ILP32")
+    a = make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0)
+    prec = PredicatePrecision().with_atoms({("sum", p.functions["sum"].exit.canon): {a}})
+    assert prec is not None and prec.atoms(p.functions["sum"].exit) == (a,)
+    assert prec.atoms(p.functions["sum"].entry) == ()
+    assert prec.with_atoms({("sum", p.functions["sum"].exit.canon): {a}}) is None  # nothing new
+    again = PredicatePrecision.from_json(prec.to_json())
+    assert again.at_node == prec.at_node
+
+
+def _spurious_path(src, tmp_path, prec=None):
+    p = load_src(src, tmp_path, data_model="ILP32")
+    blocks = build_blocks(p, p.callgraph)
+    cpa = make_cpa(p, "predicate", blocks)
+    bam = BAM(p, cpa, blocks, Budget(30))
+    res = bam.run({"predicate": prec or PredicatePrecision()})
+    assert res.targets
+    path = reconstruct(res.targets[0], p, bam)
+    assert check_path(p, path).status == "unsat"
+    return p, _component(cpa, PredicateCPA), path
+
+
+def _assert_tree_interpolant(root, itp):
+    """I(root) = false, and AND I(children) & label => I(node) for every node; each I(node)
+    speaks only of the node's own variables (well scoped)."""
+    for n in _post_order(root):
+        i = itp.get(id(n), z3.BoolVal(True))
+        s = z3.Solver()
+        s.add(*[itp.get(id(c), z3.BoolVal(True)) for c in n.children], *n.label, z3.Not(i))
+        assert s.check() == z3.unsat
+        own = {a.get_id() for a in n.args}
+        from cbam.engine.analysis.predicate.interpolate import _consts
+
+        assert all(c.get_id() in own for c in _consts(i))
+    s = z3.Solver()
+    s.add(itp[id(root)])
+    assert s.check() == z3.unsat
+
+
+def test_thesis_tree_interpolation_example(tmp_path):
+    """Digest §3.3 / thesis App. A: the path through f(2) -> f(1) -> f(0) that the empty
+    precision allows. Its tree has the recursive calls as subtrees whose leaves are entries."""
+    p, cpa, path = _spurious_path(THESIS, tmp_path)
+    tb = TreeBuilder(p, cpa, Theory(p, "lia"))
+    root = tb.build(path)
+    returning_calls = sum(1 for s in path.steps if s.kind == "return")
+    assert returning_calls >= 1
+    leaves = [n for n in tb.nodes if not n.children]
+    assert len(leaves) == 1 + returning_calls  # the program start, and one entry per returning call
+    itp = spacer_interpolants(root, 10_000)
+    assert itp is not None
+    _assert_tree_interpolant(root, itp)
+    # Entry leaves of calls that return have the interpolant true: entry abstractions stay coarse.
+    for n in leaves:
+        if n.location is p.functions["f"].entry:
+            assert z3.is_true(z3.simplify(itp.get(id(n), z3.BoolVal(True))))
+
+
+def test_thesis_example_is_proven_by_predicate_analysis(tmp_path):
+    r = verify_src(THESIS, tmp_path, data_model="ILP32", config="predicate")
+    assert r.verdict == "TRUE", r.reason
+
+
+def test_sum_is_proven_with_a_relational_summary(tmp_path):
+    r = verify_src(SUM, tmp_path, data_model="ILP32", config="predicate")
+    assert r.verdict == "TRUE", r.reason
+    assert r.statistics.refinements >= 1
+    p, cpa, path = _spurious_path(SUM, tmp_path)
+    from cbam.engine.analysis.predicate.interpolate import PredicateRefiner
+
+    ref = PredicateRefiner(cpa)
+    new, why = ref.refine(p, path, {"predicate": PredicatePrecision()}, lambda: None)
+    assert new is not None, why
+    exit_atoms = ref.last_atoms.get(("sum", p.functions["sum"].exit.canon), set())
+    assert make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0) in exit_atoms
+
+
+def test_svcomp_sum_tasks_under_predicate_configs(tmp_path):
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.tasks import load_task
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+    for name, expected in (("sum_non_eq-2", "TRUE"), ("sum_2x3-2", "TRUE"), ("sum_non_eq-3", "FALSE")):
+        task = load_task(str(SVCOMP / "c" / "recursive-simple" / f"{name}.yml"))
+        program = load_program(task.input_file, options=PreprocessOptions(data_model=task.data_model))
+        for config in ("predicate", "value+predicate"):
+            r = run_deep(lambda: verify_program(program, VerifyOptions(config=config, timeout=30)))
+            assert r.verdict == expected, (name, config, r.reason)
+            if expected == "FALSE":
+                check_error_path(r)
+                from pathlib import Path
+
+                assert_replay_reaches_error(Path(task.input_file), r, task.data_model, tmp_path)
+
+
+def test_summary_shows_result_equals_n_plus_m(tmp_path):
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    f = tmp_path / "sum.c"
+    f.write_text(SUM)
+    out = subprocess.run([sys.executable, "-m", "cbam", "summary", str(f), "--config", "predicate",
+                          "--function", "sum", "--data-model", "ILP32", "--cache-dir", str(tmp_path / "c")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "\\result == m + n" in out.stdout or "\\result == n + m" in out.stdout, out.stdout
+
+
+def test_integer_proof_is_confirmed_with_bit_vectors(tmp_path):
+    """In integers x + 1 is never 0; in C's unsigned arithmetic it is, for UINT_MAX. The integer
+    analysis alone would say TRUE; the bit-vector confirmation must turn it into FALSE."""
+    src = ERR + """int main(void) { unsigned x = __VERIFIER_nondet_uint(); unsigned y = x + 1;
+    if (y == 0) reach_error(); return 0; }"""
+    r = verify_src(src, tmp_path, data_model="ILP32", config="predicate", predicate_theory="lia")
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert r.violations[0].inputs[0].value == 0xFFFFFFFF
+    safe = ERR + """int main(void) { int a = __VERIFIER_nondet_int(); int b = a;
+    if (a != b) reach_error(); return 0; }"""
+    r = verify_src(safe, tmp_path, data_model="ILP32", config="predicate", predicate_theory="lia")
+    assert r.verdict == "TRUE" and r.statistics.bv_confirmation
+
+
+def test_globals_travel_through_calls(tmp_path):
+    src = ERR + """int g; void inc(void) { g = g + 1; }
+    int main(void) { g = __VERIFIER_nondet_int(); if (g > 1000) return 0; int old = g; inc(); inc();
+      if (g != old + 2) reach_error(); return 0; }"""
+    assert verify_src(src, tmp_path, data_model="ILP32", config="predicate").verdict == "TRUE"
+    bad = src.replace("old + 2", "old + 1")
+    r = verify_src(bad, tmp_path, data_model="ILP32", config="predicate")
+    assert r.verdict == "FALSE"
+    check_error_path(r)
+
+
+def test_modified_parameter_uses_entry_copy(tmp_path):
+    src = ERR + """int dec(int n) { n = n - 1; return n; }
+    int main(void) { int a = __VERIFIER_nondet_int(); if (a < -1000 || a > 1000) return 0;
+      int b = dec(a); if (b + 1 != a) reach_error(); return 0; }"""
+    assert verify_src(src, tmp_path, data_model="ILP32", config="predicate").verdict == "TRUE"
+
+
+def test_pointer_writes_are_sound(tmp_path):
+    src = ERR + """int main(void) { int x = 0; int *p = &x; int y = __VERIFIER_nondet_int();
+      *p = y; if (x != y) return 0; if (x == 5) reach_error(); return 0; }"""
+    r = verify_src(src, tmp_path, data_model="ILP32", config="predicate")
+    assert r.verdict != "TRUE"
