@@ -13,6 +13,11 @@ from collections.abc import Callable
 
 from cbam.cli import pp_options
 
+# Kept here (not imported from the engine) so that parsing arguments stays fast; a test checks
+# they match cbam.engine.verify.
+CONFIGS = ("value", "interval", "predicate", "value+predicate")
+THEORIES = ("bv", "lia")
+
 EXIT_TRUE, EXIT_FALSE, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
@@ -24,7 +29,10 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     add_frontend_options(p)
     p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per file (default 60)")
     p.add_argument("--memory-limit", type=int, default=8192, metavar="MB", help="address-space limit (default 8192)")
-    p.add_argument("--config", default="value", help="analysis configuration (default: value)")
+    p.add_argument("--config", default="value", choices=CONFIGS, help="analysis configuration (default: value)")
+    p.add_argument("--predicate-theory", default="bv", choices=THEORIES,
+                   help="path formulas of the predicate analysis: bv (exact, default) or lia (integers; "
+                        "a proof is re-checked with bit-vectors)")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--entry", default="main", metavar="FUNCTION", help="entry function (default main)")
     p.add_argument("--all-violations", action="store_true",
@@ -38,7 +46,7 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     sm = sub.add_parser("summary", help="print the function summaries cbam infers")
     sm.add_argument("file")
     sm.add_argument("--function", help="only this function")
-    sm.add_argument("--config", default="value", help="analysis configuration (default: value)")
+    sm.add_argument("--config", default="value", choices=CONFIGS, help="analysis configuration (default: value)")
     sm.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
     sm.add_argument("--entry", default="main", metavar="FUNCTION")
     add_frontend_options(sm)
@@ -266,7 +274,7 @@ def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
         expected = task.expected
     data_model = data_model or "LP64"
     pp = pp_options(args, data_model)
-    opts = VerifyOptions(config=args.config, timeout=args.timeout,
+    opts = VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
                          max_violations=1000 if args.all_violations else 1, cache=args._cache)
     with _Progress(not args.no_progress and args.format == "text", source):
         program = load_program(source, options=pp, entry=args.entry)

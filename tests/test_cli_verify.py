@@ -81,4 +81,4 @@ def test_entry_and_config_options(tmp_path):
     data = json.loads(r.stdout)
     assert data["violations"][0]["inputs"][0]["source"] == "input a"
     r = cbam("verify", str(f), "--config", "nonsense")
-    assert r.returncode == 3 and "unknown configuration" in r.stdout
+    assert r.returncode == 2 and "invalid choice" in r.stderr

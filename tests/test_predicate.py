@@ -239,3 +239,24 @@ def test_pointer_writes_are_sound(tmp_path):
       *p = y; if (x != y) return 0; if (x == 5) reach_error(); return 0; }"""
     r = verify_src(src, tmp_path, data_model="ILP32", config="predicate")
     assert r.verdict != "TRUE"
+
+
+def test_cli_lists_the_engine_configurations(tmp_path):
+    import subprocess
+    import sys
+
+    from cbam import verify_cli
+    from cbam.engine import verify
+
+    from .conftest import ROOT
+
+    assert verify_cli.CONFIGS == verify.CONFIGS and verify_cli.THEORIES == verify.THEORIES
+    f = tmp_path / "sum.c"
+    f.write_text(SUM)
+    out = subprocess.run([sys.executable, "-m", "cbam", "verify", str(f), "--config", "value+predicate",
+                          "--data-model", "ILP32", "--no-cache", "--format", "json"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    bad = subprocess.run([sys.executable, "-m", "cbam", "verify", str(f), "--config", "octagon"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr

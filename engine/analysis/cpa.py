@@ -80,6 +80,11 @@ class CPA(ABC):
     def prec(self, state: State, prec: Any, node: CFANode) -> State:
         return state
 
+    def coverage_items(self, state: State) -> Sequence[Hashable] | None:
+        """Optional index for stop: hashable (key, value) pairs such that ``a <= b`` iff
+        the pairs of b are among those of a. None: this domain has no such index."""
+        return None
+
     # -- BAM operators ------------------------------------------------------------
     @abstractmethod
     def reduce(self, state: State, block: Block, prec: Any) -> State: ...
@@ -175,6 +180,16 @@ class CompositeCPA:
 
     def stop(self, state: tuple, reached: Sequence[tuple], prec: dict) -> bool:
         return any(self.is_less_or_equal(state, r) for r in reached)
+
+    def coverage_items(self, state: tuple) -> list[Hashable] | None:
+        """The components' coverage items, tagged by component; None unless all have some."""
+        out: list[Hashable] = []
+        for i, (c, s) in enumerate(zip(self.components, state)):
+            items = c.coverage_items(s)
+            if items is None:
+                return None
+            out.extend(((i, k), v) for k, v in items)
+        return out
 
     def prec(self, state: tuple, prec: dict, node: CFANode) -> tuple:
         return tuple(c.prec(s, prec.get(c.name), node) for c, s in zip(self.components, state))

@@ -60,6 +60,14 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
             order: str = "dfs") -> tuple[list[ARGState], list[object]]:
     """Explore from ``root``; returns (reached states, targets). Stops at the first target."""
     reached: dict[object, list[ARGState]] = {root.location: [root]}
+    joins = bool(cpa.components) and any(c.joins for c in cpa.components)
+    # Without merges, stop can use an index (item -> states holding it): a reached state
+    # covers a new one only if all its items are among the new one's, which keeps long
+    # loops with many distinct states from costing quadratic time.
+    index: dict[object, _CoverageIndex] = {}
+    if not joins and cpa.coverage_items(root.state) is not None:
+        index[root.location] = _CoverageIndex()
+        index[root.location].add(root.state, cpa.coverage_items(root.state))
     all_states = [root]
     waitlist: deque[ARGState] = deque([root])
     pop = waitlist.pop if order == "dfs" else waitlist.popleft
@@ -76,7 +84,21 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
             if loc.error is not None:
                 return all_states + [s2], [s2]
             bucket = reached.setdefault(loc, [])
-            if cpa.components and any(c.joins for c in cpa.components):
+            items = None if joins else cpa.coverage_items(s2.state)
+            if items is not None:
+                idx = index.get(loc)
+                if idx is None:
+                    idx = index[loc] = _CoverageIndex()
+                    for b in bucket:
+                        idx.add(b.state, cpa.coverage_items(b.state) or ())
+                if any(cpa.is_less_or_equal(s2.state, c) for c in idx.candidates(items)):
+                    continue
+                idx.add(s2.state, items)
+                bucket.append(s2)
+                all_states.append(s2)
+                waitlist.append(s2)
+                continue
+            if joins:
                 for i, old in enumerate(bucket):
                     merged = cpa.merge(s2.state, old.state, prec, loc)
                     if merged is not old.state and merged != old.state:
@@ -90,3 +112,32 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
             all_states.append(s2)
             waitlist.append(s2)
     return all_states, []
+
+
+class _CoverageIndex:
+    """Reached states of one location, grouped by the keys of their coverage items.
+
+    Items are (key, value) pairs and a reached state covers a new one iff its pairs are among
+    the new one's; so per group of reached states with key set K, the new state is covered iff
+    its values on K are those of some member: one hash lookup per key set (usually a handful).
+    """
+
+    __slots__ = ("groups",)
+
+    def __init__(self) -> None:
+        self.groups: dict[frozenset, dict[tuple, object]] = {}
+
+    def add(self, state, items) -> None:
+        d = dict(items)
+        keys = frozenset(d)
+        group = self.groups.setdefault(keys, {})
+        group.setdefault(tuple(d[k] for k in sorted(keys, key=repr)), state)
+
+    def candidates(self, items):
+        d = dict(items)
+        mine = d.keys()
+        for keys, group in self.groups.items():
+            if keys <= mine:
+                hit = group.get(tuple(d[k] for k in sorted(keys, key=repr)))
+                if hit is not None:
+                    yield hit

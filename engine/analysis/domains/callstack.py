@@ -24,6 +24,9 @@ class CallstackCPA(CPA):
     def is_less_or_equal(self, a: Stack, b: Stack) -> bool:
         return a == b
 
+    def coverage_items(self, state: Stack) -> tuple:
+        return (("stack", state),)
+
     def transfer(self, state: Stack, edge: Edge, prec: Any) -> list[Stack]:
         return [state]
 

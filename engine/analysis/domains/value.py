@@ -176,6 +176,9 @@ class ValueCPA(CPA):
         am = a.m
         return all(am.get(k, _MISSING) == v for k, v in b.m.items())
 
+    def coverage_items(self, state: ValueState):
+        return state.m.items()  # a <= b iff b's facts are among a's
+
     def join(self, a: ValueState, b: ValueState) -> ValueState:
         return ValueState({k: v for k, v in a.m.items() if b.m.get(k, _MISSING) == v})
 
