@@ -29,7 +29,8 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     add_frontend_options(p)
     p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per file (default 60)")
     p.add_argument("--memory-limit", type=int, default=8192, metavar="MB", help="address-space limit (default 8192)")
-    p.add_argument("--config", default="value", choices=CONFIGS, help="analysis configuration (default: value)")
+    p.add_argument("--config", default="value+predicate", choices=CONFIGS,
+                   help="analysis configuration (default: value+predicate)")
     p.add_argument("--predicate-theory", default="bv", choices=THEORIES,
                    help="path formulas of the predicate analysis: bv (exact, default) or lia (integers; "
                         "a proof is re-checked with bit-vectors)")
@@ -46,7 +47,8 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     sm = sub.add_parser("summary", help="print the function summaries cbam infers")
     sm.add_argument("file")
     sm.add_argument("--function", help="only this function")
-    sm.add_argument("--config", default="value", choices=CONFIGS, help="analysis configuration (default: value)")
+    sm.add_argument("--config", default="value+predicate", choices=CONFIGS,
+                    help="analysis configuration (default: value+predicate)")
     sm.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
     sm.add_argument("--entry", default="main", metavar="FUNCTION")
     add_frontend_options(sm)

@@ -38,7 +38,7 @@ THEORIES = ("bv", "lia")
 
 @dataclass
 class VerifyOptions:
-    config: str = "value"
+    config: str = "value+predicate"
     timeout: float | None = 60.0
     max_violations: int = 1
     order: str = "dfs"
@@ -196,7 +196,7 @@ def make_cpa(program: Program, config: str, blocks: dict | None = None, theory: 
     if "predicate" in config:
         if blocks is None:
             blocks = build_blocks(program, CallGraph.of(program))
-        pred = PredicateCPA(program, blocks, theory)
+        pred = PredicateCPA(program, blocks, theory, lazy_checks=config == "value+predicate")
         if config == "predicate":
             return CompositeCPA([LocationCPA(), CallstackCPA(), pred])
         return CompositeCPA([LocationCPA(), CallstackCPA(), ValueCPA(program), pred])
@@ -264,7 +264,9 @@ def _reused_precision(store, program: Program, opts: VerifyOptions) -> dict:
 
             at = {k: frozenset(a for a in v if all(base_var(x) in known for x in atom_vars(a)))
                   for k, v in pred.at_node.items() if k[0] in program.functions or k[0] == program.start.name}
-            out["predicate"] = PredicatePrecision({k: v for k, v in at.items() if v})
+            fns = set(program.functions) | {program.start.name}
+            out["predicate"] = PredicatePrecision({k: v for k, v in at.items() if v},
+                                                  frozenset(k for k in pred.checks if k[0] in fns))
     except (KeyError, TypeError, ValueError):
         return {}
     return out

@@ -34,7 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "trigger": "save",  # "save" | "change" | "manual"
     "debounceMs": 500,
     "timeout": 30,
-    "config": "value",
+    "config": "value+predicate",
     "dataModel": "LP64",
     "entryPoints": [],
     "cacheDir": None,

@@ -120,8 +120,8 @@ def test_precision_is_reused(tmp_path, store):
     """
     first = run(src, p, store)
     assert first.verdict == "TRUE"
-    saved = store.get_precision(str(p.resolve()), "value")
-    assert saved is not None
+    saved = store.get_precision(str(p.resolve()), "value+predicate")  # the default configuration
+    assert saved is not None and "value" in saved and "predicate" in saved
     second = run(src.replace("t++", "t += 2"), p, store)
     assert second.verdict == "TRUE" and second.statistics.refinements == 0
 

@@ -96,17 +96,19 @@ def test_sum_2x3(tmp_path, check, verdict):
 
 
 def test_bam_example1_sum_is_relational(tmp_path):
-    # Proving ret == n + m needs predicate analysis (issue 7); the value analysis must not
-    # claim anything wrong: it says UNKNOWN and why.
+    # Proving ret == n + m needs a relational summary: the value analysis must not claim
+    # anything wrong (it says UNKNOWN and why); the default, value+predicate, proves it.
     src = NONDET + """
     unsigned sum(unsigned n, unsigned m) { if (n == 0) { return m; } else { unsigned tmp = sum(n - 1, m + 1);
       return tmp; } }
     int main(void) { unsigned a = __VERIFIER_nondet_uint(), b = __VERIFIER_nondet_uint();
       unsigned s = sum(a, b); if (s != a + b) { reach_error(); } return 0; }
     """
-    r = verify_src(src, tmp_path)
+    r = verify_src(src, tmp_path, config="value")
     assert r.verdict == "UNKNOWN"
     assert "relations between unknown values" in r.reason
+    r = verify_src(src, tmp_path)
+    assert r.verdict == "TRUE", r.reason
 
 
 def test_explicit_value_cegar_example_ev1(tmp_path):

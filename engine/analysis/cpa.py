@@ -81,8 +81,8 @@ class CPA(ABC):
         return state
 
     def coverage_items(self, state: State) -> Sequence[Hashable] | None:
-        """Optional index for stop: hashable (key, value) pairs such that ``a <= b`` iff
-        the pairs of b are among those of a. None: this domain has no such index."""
+        """Optional index for stop: hashable (key, value) pairs such that ``a <= b`` implies
+        that the pairs of b are among those of a. None: no index (any state may cover)."""
         return None
 
     # -- BAM operators ------------------------------------------------------------
@@ -181,14 +181,14 @@ class CompositeCPA:
     def stop(self, state: tuple, reached: Sequence[tuple], prec: dict) -> bool:
         return any(self.is_less_or_equal(state, r) for r in reached)
 
-    def coverage_items(self, state: tuple) -> list[Hashable] | None:
-        """The components' coverage items, tagged by component; None unless all have some."""
+    def coverage_items(self, state: tuple) -> list[Hashable]:
+        """The components' coverage items, tagged by component (a necessary condition for
+        coverage; stop confirms candidates with is_less_or_equal)."""
         out: list[Hashable] = []
         for i, (c, s) in enumerate(zip(self.components, state)):
             items = c.coverage_items(s)
-            if items is None:
-                return None
-            out.extend(((i, k), v) for k, v in items)
+            if items is not None:
+                out.extend(((i, k), v) for k, v in items)
         return out
 
     def prec(self, state: tuple, prec: dict, node: CFANode) -> tuple:

@@ -65,7 +65,7 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
     # covers a new one only if all its items are among the new one's, which keeps long
     # loops with many distinct states from costing quadratic time.
     index: dict[object, _CoverageIndex] = {}
-    if not joins and cpa.coverage_items(root.state) is not None:
+    if not joins:
         index[root.location] = _CoverageIndex()
         index[root.location].add(root.state, cpa.coverage_items(root.state))
     all_states = [root]
@@ -90,7 +90,7 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
                 if idx is None:
                     idx = index[loc] = _CoverageIndex()
                     for b in bucket:
-                        idx.add(b.state, cpa.coverage_items(b.state) or ())
+                        idx.add(b.state, cpa.coverage_items(b.state))
                 if any(cpa.is_less_or_equal(s2.state, c) for c in idx.candidates(items)):
                     continue
                 idx.add(s2.state, items)
@@ -117,27 +117,28 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
 class _CoverageIndex:
     """Reached states of one location, grouped by the keys of their coverage items.
 
-    Items are (key, value) pairs and a reached state covers a new one iff its pairs are among
-    the new one's; so per group of reached states with key set K, the new state is covered iff
-    its values on K are those of some member: one hash lookup per key set (usually a handful).
+    Items are (key, value) pairs, and a reached state can cover a new one only if its pairs are
+    among the new one's; so per group of reached states with key set K, the candidates are the
+    members with the new state's values on K: one hash lookup per key set (usually a handful).
     """
 
-    __slots__ = ("groups",)
+    __slots__ = ("groups", "orders")
 
     def __init__(self) -> None:
-        self.groups: dict[frozenset, dict[tuple, object]] = {}
+        self.groups: dict[frozenset, dict[tuple, list]] = {}
+        self.orders: dict[frozenset, tuple] = {}
 
     def add(self, state, items) -> None:
         d = dict(items)
         keys = frozenset(d)
-        group = self.groups.setdefault(keys, {})
-        group.setdefault(tuple(d[k] for k in sorted(keys, key=repr)), state)
+        order = self.orders.get(keys)
+        if order is None:
+            order = self.orders[keys] = tuple(sorted(keys, key=repr))
+        self.groups.setdefault(keys, {}).setdefault(tuple(d[k] for k in order), []).append(state)
 
     def candidates(self, items):
         d = dict(items)
         mine = d.keys()
         for keys, group in self.groups.items():
             if keys <= mine:
-                hit = group.get(tuple(d[k] for k in sorted(keys, key=repr)))
-                if hit is not None:
-                    yield hit
+                yield from group.get(tuple(d[k] for k in self.orders[keys]), ())

@@ -44,7 +44,7 @@ export function toServerSettings(s: ExtensionSettings, workspaceFolder?: string)
     trigger: TRIGGERS[s.trigger ?? "open/save"] ?? "save",
     debounceMs: positive(s.debounceMs, 500),
     timeout: positive(s.timeout, 30),
-    config: s.config && s.config !== "" ? s.config : "value",
+    config: s.config && s.config !== "" ? s.config : "value+predicate",
     dataModel: s.dataModel === "ILP32" ? "ILP32" : "LP64",
     entryPoints: (s.entryPoints ?? []).filter((e) => e.trim() !== ""),
     cacheDir: s.cacheDir && s.cacheDir.trim() !== "" ? expand(s.cacheDir) : null,

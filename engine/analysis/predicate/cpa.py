@@ -78,8 +78,12 @@ class RebuildState:
 class PredicatePrecision:
     """Predicates per location (function, canonical node index): stable across edits."""
 
-    def __init__(self, at: dict[tuple[str, int], frozenset[Atom]] | None = None):
+    def __init__(self, at: dict[tuple[str, int], frozenset[Atom]] | None = None,
+                 checks: frozenset[tuple[str, int]] = frozenset()):
         self.at_node: dict[tuple[str, int], frozenset[Atom]] = at or {}
+        # Locations where refinement found the path infeasible outright (interpolant false):
+        # with lazy checks, the satisfiability of the path formula is checked only there.
+        self.checks = checks
         self._keys: dict[str, Hashable] = {}
         self._sorted: dict[tuple[str, int], tuple[Atom, ...]] = {}
 
@@ -94,35 +98,41 @@ class PredicatePrecision:
     def size(self) -> int:
         return sum(len(v) for v in self.at_node.values())
 
-    def with_atoms(self, new: dict[tuple[str, int], set[Atom]]) -> PredicatePrecision | None:
+    def checks_at(self, node: CFANode) -> bool:
+        return (node.function, node.canon) in self.checks
+
+    def with_atoms(self, new: dict[tuple[str, int], set[Atom]],
+                   checks: set[tuple[str, int]] = frozenset()) -> PredicatePrecision | None:  # type: ignore[assignment]
         """A finer precision, or None if ``new`` adds nothing."""
         at = dict(self.at_node)
-        grew = False
+        grew = not checks <= self.checks
         for k, atoms in new.items():
             cur = at.get(k, frozenset())
             if not atoms <= cur:
                 at[k] = cur | frozenset(atoms)
                 grew = True
-        return PredicatePrecision(at) if grew else None
+        return PredicatePrecision(at, self.checks | frozenset(checks)) if grew else None
 
     def key_for(self, block: Block) -> Hashable:
         key = self._keys.get(block.name)
         if key is None:
-            key = tuple(sorted((f"{f}#{c}", tuple(sorted(atom_to_json(a).__repr__() for a in v)))
-                               for (f, c), v in self.at_node.items() if f in block.functions))
+            key = (tuple(sorted((f"{f}#{c}", tuple(sorted(atom_to_json(a).__repr__() for a in v)))
+                                for (f, c), v in self.at_node.items() if f in block.functions)),
+                   tuple(sorted(f"{f}#{c}" for f, c in self.checks if f in block.functions)))
             self._keys[block.name] = key
         return key
 
     def to_json(self) -> dict:
-        return {f"{f}#{c}": [atom_to_json(a) for a in sorted(v)] for (f, c), v in sorted(self.at_node.items())}
+        return {"at": {f"{f}#{c}": [atom_to_json(a) for a in sorted(v)] for (f, c), v in sorted(self.at_node.items())},
+                "checks": sorted(f"{f}#{c}" for f, c in self.checks)}
 
     @classmethod
     def from_json(cls, data: dict) -> PredicatePrecision:
-        at: dict[tuple[str, int], frozenset[Atom]] = {}
-        for k, v in data.items():
+        def key(k: str) -> tuple[str, int]:
             f, _, c = k.rpartition("#")
-            at[(f, int(c))] = frozenset(atom_from_json(a) for a in v)
-        return cls(at)
+            return (f, int(c))
+        at = {key(k): frozenset(atom_from_json(a) for a in v) for k, v in data.get("at", {}).items()}
+        return cls(at, frozenset(key(k) for k in data.get("checks", [])))
 
 
 def abstraction_point(node: CFANode, fn: FunctionCFA) -> bool:
@@ -134,8 +144,12 @@ class PredicateCPA(CPA):
     name = "predicate"
 
     def __init__(self, program: Program, blocks: dict[str, Block], theory: str = "bv",
-                 timeout_ms: int = 10_000):
+                 timeout_ms: int = 10_000, lazy_checks: bool = False):
         self.program = program
+        # Lazy: without predicates at a location, the path formula is checked only where a
+        # refinement asked for it (value+predicate: the value domain already prunes the
+        # infeasible branches it can see, so most checks would repeat its work).
+        self.lazy_checks = lazy_checks
         self.blocks = blocks
         self.th = Theory(program, theory)
         self.timeout_ms = timeout_ms
@@ -267,8 +281,11 @@ class PredicateCPA(CPA):
 
     def _abstract_at(self, s: PredState, node: CFANode, prec: PredicatePrecision | None) -> list[PredState]:
         atoms = prec.atoms(node) if prec is not None else ()
-        if not atoms and s.is_true and not any(isinstance(e, AssumeEdge) for e in s.pending):
-            return [PredState()]  # nothing to decide: no SMT call
+        if not atoms and s.is_true:
+            if not any(isinstance(e, AssumeEdge) for e in s.pending):
+                return [PredState()]  # nothing to decide: no SMT call
+            if self.lazy_checks and not (prec is not None and prec.checks_at(node)):
+                return [PredState()]
         enc = self.encode_segment(s, "0")
         r = self.abstract(enc.constraints, atoms, enc.read)
         return [] if r is None else [r]
@@ -316,6 +333,9 @@ class PredicateCPA(CPA):
     def return_to(self, state: RebuildState, edge: CallEdge, callee: FunctionCFA,
                   prec: PredicatePrecision | None) -> list[PredState]:
         th = self.th
+        atoms = prec.atoms(edge.succ) if prec is not None else ()
+        if not atoms and state.call.is_true and state.exit.is_true and not state.call.pending:
+            return [PredState()]  # the links only define the callee's side: satisfiable
         enc = self.encode_segment(state.call, "c")
         x = lambda v: th.term(v, "x")  # noqa: E731 - the callee's frame at its exit
         extra = [self.psi(state.exit, x)]
@@ -335,7 +355,6 @@ class PredicateCPA(CPA):
                 enc.write(lhs.name, enc._cast(x(rv), rt, lt) if rt != lt else x(rv))
             else:
                 enc.havoc(lhs.name)
-        atoms = prec.atoms(edge.succ) if prec is not None else ()
         r = self.abstract(enc.constraints + extra, atoms, enc.read)
         return [] if r is None else [r]
 

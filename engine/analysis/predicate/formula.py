@@ -1,7 +1,8 @@
 """Path formulas for the predicate analysis, in two theories.
 
-* ``bv``: bit-vectors with C's machine-integer semantics (wrap-around as gcc does;
-  division by zero and out-of-range shifts end the path, as in the confirmation).
+* ``bv``: bit-vectors with C's machine-integer semantics: unsigned arithmetic wraps; undefined
+  behaviour (signed overflow, division by zero, out-of-range shifts) yields an arbitrary
+  value, the policy of cfa/semantics.py, so a proof never relies on a compiler's choice.
 * ``lia``: unbounded integers. Fast and good for interpolation, but not exact: a proof
   found with it is re-checked in ``bv`` before it becomes TRUE (see verify.py).
 
@@ -165,6 +166,8 @@ class SegmentEncoder:
                 return z3.If(self.cond(e.arg), th.const(0, t), th.const(1, t))
             a = self.expr(e.arg)
             if e.op == "-":
+                if th.name == "bv" and t.signed:  # -INT_MIN overflows
+                    return z3.If(a == th.const(t.min, t), self.arbitrary(t), -a)
                 return -a
             if e.op == "~":
                 return ~a if th.name == "bv" else -a - 1
@@ -202,20 +205,31 @@ class SegmentEncoder:
                 return a * b
             return self.arbitrary(t)
         signed = lt.signed
-        if op == "+":
-            return a + b
-        if op == "-":
-            return a - b
-        if op == "*":
-            return a * b
+        # Undefined behaviour (signed overflow, division by zero, bad shifts) gives an arbitrary
+        # value, as in the value analysis: a proof must not rely on what a compiler does then.
+        if op in ("+", "-", "*"):
+            r = a + b if op == "+" else a - b if op == "-" else a * b
+            if not t.signed:
+                return r
+            if op == "+":
+                ok = z3.And(z3.BVAddNoOverflow(a, b, True), z3.BVAddNoUnderflow(a, b))
+            elif op == "-":
+                ok = z3.And(z3.BVSubNoOverflow(a, b), z3.BVSubNoUnderflow(a, b, True))
+            else:
+                ok = z3.And(z3.BVMulNoOverflow(a, b, True), z3.BVMulNoUnderflow(a, b))
+            return z3.If(ok, r, self.arbitrary(t))
         if op in ("/", "%"):
-            self.constraints.append(b != 0)
+            zero = b == th.const(0, rt)
             if signed:
-                return a / b if op == "/" else z3.SRem(a, b)
-            return z3.UDiv(a, b) if op == "/" else z3.URem(a, b)
+                r = a / b if op == "/" else z3.SRem(a, b)
+                bad = z3.Or(zero, z3.Not(z3.BVSDivNoOverflow(a, b)))
+            else:
+                r = z3.UDiv(a, b) if op == "/" else z3.URem(a, b)
+                bad = zero
+            return z3.If(bad, self.arbitrary(t), r)
         if op in ("<<", ">>"):
             bw = rt.bits
-            self.constraints.append(z3.ULT(b, z3.BitVecVal(t.bits, bw)))
+            in_range = z3.ULT(b, z3.BitVecVal(t.bits, bw))
             if t.bits > bw:
                 amount = z3.ZeroExt(t.bits - bw, b)
             elif t.bits < bw:
@@ -223,8 +237,13 @@ class SegmentEncoder:
             else:
                 amount = b
             if op == "<<":
-                return a << amount
-            return a >> amount if signed else z3.LShR(a, amount)
+                r = a << amount
+                if signed:  # shifting a negative value, or a bit into the sign, is undefined too
+                    ok = z3.And(in_range, a >= 0, (r >> amount) == a, r >= 0)
+                    return z3.If(ok, r, self.arbitrary(t))
+                return z3.If(in_range, r, self.arbitrary(t))
+            r = a >> amount if signed else z3.LShR(a, amount)
+            return z3.If(in_range, r, self.arbitrary(t))
         if op == "&":
             return a & b
         if op == "|":

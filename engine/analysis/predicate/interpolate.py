@@ -350,7 +350,11 @@ class PredicateRefiner:
         weak = weakest_interpolants(root, max(500, self.timeout_ms // 10), check) \
             if len(tb.nodes) <= QE_NODES else {}
         new: dict[tuple[str, int], set[Atom]] = {}
+        checks: set[tuple[str, int]] = set()
         for n in tb.nodes:
+            s = strong.get(id(n))
+            if s is not None and z3.is_false(z3.simplify(s)):
+                checks.add((n.location.function, n.location.canon))
             names = {a.get_id(): v for v, a in zip(n.names, n.args)}
 
             def name_of(t: z3.ExprRef, names=names) -> str | None:
@@ -364,7 +368,7 @@ class PredicateRefiner:
             if atoms:
                 new.setdefault((n.location.function, n.location.canon), set()).update(atoms)
         self.last_atoms = new
-        finer = prec.with_atoms(new)
+        finer = prec.with_atoms(new, checks)
         if finer is None:
             return None, "interpolation found no new predicates for this error path"
         out = dict(precision)
