@@ -197,12 +197,10 @@ class SegmentEncoder:
     def _arith(self, op: str, a, b, lt: IntType, rt: IntType, t: IntType) -> z3.ExprRef:
         th = self.th
         if th.name == "lia":
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*" and (z3.is_int_value(a) or z3.is_int_value(b)):
-                return a * b
+            # Unbounded: no overflow at all. Good for interpolation; a proof found this way is
+            # re-checked with bit-vectors, where overflow is handled (verify.py).
+            if op in ("+", "-") or (op == "*" and (z3.is_int_value(a) or z3.is_int_value(b))):
+                return a + b if op == "+" else a - b if op == "-" else a * b
             return self.arbitrary(t)
         signed = lt.signed
         # Undefined behaviour (signed overflow, division by zero, bad shifts) gives an arbitrary

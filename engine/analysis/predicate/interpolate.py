@@ -34,6 +34,8 @@ from .formula import SegmentEncoder, Theory, old
 
 MAX_TREE_NODES = 400
 QE_NODES = 120  # weakest interpolants only for trees up to this size (one QE per node)
+WEAK_ATOMS = 6  # atoms taken per node from a weakest interpolant
+WEAK_CONST = 1 << 16
 
 
 @dataclass(eq=False)
@@ -359,12 +361,19 @@ class PredicateRefiner:
 
             def name_of(t: z3.ExprRef, names=names) -> str | None:
                 return names.get(t.get_id())
-            atoms: set[Atom] = set()
-            for src in (strong.get(id(n)), weak.get(id(n))):
-                if src is not None:
-                    atoms |= atoms_of(src, name_of)
             frame = set(n.names)
-            atoms = {a for a in atoms if atom_vars(a) <= frame and not _type_bound(a, th)}
+            atoms: set[Atom] = set()
+            src = strong.get(id(n))
+            if src is not None:
+                atoms |= {a for a in atoms_of(src, name_of) if atom_vars(a) <= frame and not _type_bound(a, th)}
+            src = weak.get(id(n))
+            if src is not None:
+                # Quantifier elimination also yields case splits of the overflow encoding
+                # (huge constants); only a few small atoms are worth tracking.
+                extra = [a for a in atoms_of(src, name_of) - atoms
+                         if atom_vars(a) <= frame and abs(a[2]) < WEAK_CONST and not _type_bound(a, th)]
+                extra.sort(key=lambda a: (a[0] != "==", len(a[1]), abs(a[2]), a))
+                atoms.update(extra[:WEAK_ATOMS])
             if atoms:
                 new.setdefault((n.location.function, n.location.canon), set()).update(atoms)
         self.last_atoms = new
