@@ -177,7 +177,7 @@ def test_svcomp_sum_tasks_under_predicate_configs(tmp_path):
         task = load_task(str(SVCOMP / "c" / "recursive-simple" / f"{name}.yml"))
         program = load_program(task.input_file, options=PreprocessOptions(data_model=task.data_model))
         for config in ("predicate", "value+predicate"):
-            r = run_deep(lambda: verify_program(program, VerifyOptions(config=config, timeout=30)))
+            r = run_deep(lambda p=program, c=config: verify_program(p, VerifyOptions(config=c, timeout=30)))
             assert r.verdict == expected, (name, config, r.reason)
             if expected == "FALSE":
                 check_error_path(r)
@@ -245,8 +245,9 @@ def test_cli_lists_the_engine_configurations(tmp_path):
     import subprocess
     import sys
 
-    from cbam import verify_cli
     from cbam.engine import verify
+
+    from cbam import verify_cli
 
     from .conftest import ROOT
 
