@@ -96,6 +96,14 @@ def summary_lines(fn: str, params: list[str], blocks: list[dict[str, Any]]) -> l
         exits = list(dict.fromkeys(describe_exit(x, fn) for x in _weakest(b["exits"], fn))) or ["false (never returns)"]
         if "true" in exits:
             exits = ["true"]  # one unconstrained exit subsumes the others
+        elif len(exits) > 1 and all("||" not in e for e in exits) and \
+                all(FORMULA in _facts(x) for x in b["exits"]):
+            # Predicate summaries list many exits; show what all of them agree on (a consequence
+            # of their disjunction, so still a true summary).
+            parts = [e.split(" && ") for e in exits]
+            common = [c for c in parts[0] if all(c in p for p in parts[1:])]
+            if common:
+                exits = [" && ".join(common)]
         post = exits[0] if len(exits) == 1 else " || ".join(f"({e})" for e in exits)
         lines.append(f"{describe_entry(b['entry'], fn, params)}  ==>  {post}")
     return lines

@@ -381,6 +381,31 @@ class PredicateCPA(CPA):
             return cubes[0]
         return " || ".join(f"({c})" if "&&" in c else c for c in cubes)
 
+    def summary_text(self, s: PredState) -> str:
+        """What a summary shows: the literals every model agrees on, over the function's
+        interface (parameters, result, globals, entry copies). A consequence of the state,
+        not always all of it; an equality hides the inequalities over the same variables."""
+        if s.is_true or not s.cubes:
+            return "true"
+        lits: set[tuple[Atom, bool]] | None = None
+        for c in s.cubes:
+            here = {(a, b) for a, b in zip(s.atoms, c) if b is not None and self._interface(a)}
+            lits = here if lits is None else lits & here
+        assert lits is not None
+        eq_vars = [{v for v, _ in a[1]} for a, b in lits if a[0] == "==" and b]
+        keep = [(a, b) for a, b in lits
+                if not (a[0] == "<=" and any({v for v, _ in a[1]} <= vs for vs in eq_vars))]
+        keep.sort(key=lambda lit: (lit[0][0] != "==", not lit[1], lit[0]))
+        text = " && ".join(atom_to_c(a, _display, negate=not b) for a, b in keep)
+        return text or "true"
+
+    def _interface(self, a: Atom) -> bool:
+        for v, _ in a[1]:
+            info = self.program.vars.get(base_var(v))
+            if info is None or not (info.is_global or info.is_param or info.is_result):
+                return False
+        return True
+
     def describe(self, state: Any) -> str:
         if isinstance(state, PredState):
             return self.formula_text(state, _display)
@@ -391,7 +416,7 @@ class PredicateCPA(CPA):
             raise ValueError("only abstract states are stored")
         return {"predicates": [atom_to_json(a) for a in state.atoms],
                 "cubes": sorted(([None if b is None else int(b) for b in c] for c in state.cubes), key=repr),
-                "text": self.formula_text(state, _display)}
+                "text": self.summary_text(state)}
 
     def from_json(self, data: Any) -> PredState:
         atoms = tuple(atom_from_json(a) for a in data["predicates"])
