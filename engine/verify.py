@@ -20,6 +20,7 @@ from .analysis.domains.value import ValueCPA
 from .analysis.harness import write_harness
 from .analysis.interpolation import ValueRefiner
 from .analysis.precision import ValuePrecision
+from .analysis.predicate.atoms import atom_vars, base_var
 from .analysis.predicate.cpa import PredicateCPA, PredicatePrecision
 from .analysis.predicate.interpolate import PredicateRefiner
 from .analysis.report import build_violation
@@ -89,21 +90,16 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     persistent = PersistentBlocks(store, program, cpa, blocks, store_config, file_key) \
         if store is not None else None
     reused = _reused_precision(store, program, opts) if store is not None else {}
-    refiner: object
+    refiner = make_refiner(opts.config, cpa)
     if opts.config == "interval":
         phases: list[tuple[dict, float]] = [({}, 1.0)]  # the interval domain has no precision to refine
-        refiner = None
     elif opts.config == "predicate":
         phases = [({"predicate": reused.get("predicate") or PredicatePrecision()}, 1.0)]
-        refiner = PredicateRefiner(_component(cpa, PredicateCPA))
     elif opts.config == "value+predicate":
-        phases = _phases(opts, reused.get("value"))
         pred = reused.get("predicate") or PredicatePrecision()
-        phases = [({**p, "predicate": pred}, share) for p, share in phases]
-        refiner = CombinedRefiner(ValueRefiner(), PredicateRefiner(_component(cpa, PredicateCPA)))
+        phases = [({**p, "predicate": pred}, share) for p, share in _phases(opts, reused.get("value"))]
     else:
         phases = _phases(opts, reused.get("value"))
-        refiner = ValueRefiner()
     outcome = None
     confirmed: list = []
     excluded: set[int] = set()
@@ -207,6 +203,17 @@ def _component(cpa: CompositeCPA, kind: type):
     return next(c for c in cpa.components if isinstance(c, kind))
 
 
+def make_refiner(config: str, cpa: CompositeCPA):
+    """The refiner of a configuration (None: nothing to refine)."""
+    if config == "interval":
+        return None
+    if config == "predicate":
+        return PredicateRefiner(_component(cpa, PredicateCPA))
+    if config == "value+predicate":
+        return CombinedRefiner(ValueRefiner(), PredicateRefiner(_component(cpa, PredicateCPA)))
+    return ValueRefiner()
+
+
 class CombinedRefiner:
     """value+predicate: explicit-value interpolation first; predicate interpolation when the
     path is infeasible only through relations the value domain cannot express."""
@@ -230,10 +237,9 @@ def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome,
     budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
     bam = BAM(program, cpa, blocks, budget, opts.order)
     bam.excluded_targets |= excluded
-    refiner = PredicateRefiner(_component(cpa, PredicateCPA)) if opts.config == "predicate" else \
-        CombinedRefiner(ValueRefiner(), PredicateRefiner(_component(cpa, PredicateCPA)))
     try:
-        confirmed = cegar(program, bam, outcome.precision or {}, budget, refiner, opts.max_violations)
+        confirmed = cegar(program, bam, outcome.precision or {}, budget, make_refiner(opts.config, cpa),
+                          opts.max_violations)
     except BudgetExceeded as exc:
         _accumulate(stats, bam, budget, 0)
         outcome.status = "unknown"
@@ -260,8 +266,6 @@ def _reused_precision(store, program: Program, opts: VerifyOptions) -> dict:
         if isinstance(data.get("predicate"), dict):
             pred = PredicatePrecision.from_json(data["predicate"])
             known = program.vars
-            from .analysis.predicate.atoms import atom_vars, base_var
-
             at = {k: frozenset(a for a in v if all(base_var(x) in known for x in atom_vars(a)))
                   for k, v in pred.at_node.items() if k[0] in program.functions or k[0] == program.start.name}
             fns = set(program.functions) | {program.start.name}

@@ -122,50 +122,45 @@ def verify(src: str, path: Path, store, config: str = "value") -> tuple:
         program, VerifyOptions(config=config, cache=store, timeout=30, harness=False))))
 
 
+def _compare_along_edits(prog, edit_list, config: str, check) -> None:
+    """Apply the edits one by one; after each, verify incrementally (one shared cache) and from
+    scratch, and hand both observations to ``check``."""
+    with tempfile.TemporaryDirectory() as d:
+        store = CacheStore(Path(d) / "cache")
+        work = Path(d) / "p.c"
+        scratch = Path(d) / "scratch" / "p.c"
+        scratch.parent.mkdir()
+        p = prog
+        for step in [None, *edit_list]:
+            if step is not None:
+                p = apply_edit(p, step)
+            src = p.render()
+            check(verify(src, work, store, config), verify(src, scratch, None, config), step, src, work, scratch)
+        store.close()
+
+
 # Exact equality holds for the value analysis: its refinement from a reused precision ends in the
 # same verdicts and paths. Predicate refinement started from reused predicates may prove what a
 # fresh run gives up on (both answers are correct); for it the test below demands no contradiction.
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(programs(), st.lists(edits, min_size=1, max_size=6))
 def test_incremental_equals_from_scratch(prog, edit_list):
-    with tempfile.TemporaryDirectory() as d:
-        store = CacheStore(Path(d) / "cache")
-        work = Path(d) / "p.c"
-        scratch = Path(d) / "scratch" / "p.c"
-        scratch.parent.mkdir()
-        p = prog
-        for step in [None, *edit_list]:
-            if step is not None:
-                p = apply_edit(p, step)
-            src = p.render()
-            incremental = verify(src, work, store)
-            fresh = verify(src, scratch, None)
-            assert incremental[0] == fresh[0], f"verdict differs after {step}:\n{src}"
-            # Paths: same steps and messages; ranges name different files, so compare lines only.
-            norm = lambda obs: str(obs).replace(str(work), "F").replace(str(scratch), "F")  # noqa: E731
-            assert norm(incremental) == norm(fresh), f"results differ after {step}:\n{src}"
-        store.close()
+    def check(incremental, fresh, step, src, work, scratch):
+        assert incremental[0] == fresh[0], f"verdict differs after {step}:\n{src}"
+        # Paths: same steps and messages; ranges name different files, so compare lines only.
+        norm = lambda obs: str(obs).replace(str(work), "F").replace(str(scratch), "F")  # noqa: E731
+        assert norm(incremental) == norm(fresh), f"results differ after {step}:\n{src}"
+    _compare_along_edits(prog, edit_list, "value", check)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(programs(), st.lists(edits, min_size=1, max_size=4))
 def test_incremental_default_config_never_contradicts_from_scratch(prog, edit_list):
-    with tempfile.TemporaryDirectory() as d:
-        store = CacheStore(Path(d) / "cache")
-        work = Path(d) / "p.c"
-        scratch = Path(d) / "scratch" / "p.c"
-        scratch.parent.mkdir()
-        p = prog
-        for step in [None, *edit_list]:
-            if step is not None:
-                p = apply_edit(p, step)
-            src = p.render()
-            incremental = verify(src, work, store, "value+predicate")
-            fresh = verify(src, scratch, None, "value+predicate")
-            assert {incremental[0], fresh[0]} != {"TRUE", "FALSE"}, f"contradiction after {step}:\n{src}"
-            if incremental[0] == fresh[0] == "FALSE":
-                assert len(incremental[3]) == len(fresh[3])
-        store.close()
+    def check(incremental, fresh, step, src, work, scratch):
+        assert {incremental[0], fresh[0]} != {"TRUE", "FALSE"}, f"contradiction after {step}:\n{src}"
+        if incremental[0] == fresh[0] == "FALSE":
+            assert len(incremental[3]) == len(fresh[3])
+    _compare_along_edits(prog, edit_list, "value+predicate", check)
 
 
 def test_edits_are_meaningful():

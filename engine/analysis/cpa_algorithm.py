@@ -59,11 +59,11 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
             is_stop_location: Callable[[ARGState], bool], prec: dict, budget: Budget,
             order: str = "dfs") -> tuple[list[ARGState], list[object]]:
     """Explore from ``root``; returns (reached states, targets). Stops at the first target."""
+    joins = any(c.joins for c in cpa.components)
+    # With merges, reached states are kept per location and merged into. Without, stop uses
+    # an index of the reached states (see _CoverageIndex), which keeps long loops with many
+    # distinct states from costing quadratic time.
     reached: dict[object, list[ARGState]] = {root.location: [root]}
-    joins = bool(cpa.components) and any(c.joins for c in cpa.components)
-    # Without merges, stop can use an index (item -> states holding it): a reached state
-    # covers a new one only if all its items are among the new one's, which keeps long
-    # loops with many distinct states from costing quadratic time.
     index: dict[object, _CoverageIndex] = {}
     if not joins:
         index[root.location] = _CoverageIndex()
@@ -83,22 +83,8 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
             loc = s2.location
             if loc.error is not None:
                 return all_states + [s2], [s2]
-            bucket = reached.setdefault(loc, [])
-            items = None if joins else cpa.coverage_items(s2.state)
-            if items is not None:
-                idx = index.get(loc)
-                if idx is None:
-                    idx = index[loc] = _CoverageIndex()
-                    for b in bucket:
-                        idx.add(b.state, cpa.coverage_items(b.state))
-                if any(cpa.is_less_or_equal(s2.state, c) for c in idx.candidates(items)):
-                    continue
-                idx.add(s2.state, items)
-                bucket.append(s2)
-                all_states.append(s2)
-                waitlist.append(s2)
-                continue
             if joins:
+                bucket = reached.setdefault(loc, [])
                 for i, old in enumerate(bucket):
                     merged = cpa.merge(s2.state, old.state, prec, loc)
                     if merged is not old.state and merged != old.state:
@@ -106,9 +92,15 @@ def run_cpa(cpa: CompositeCPA, root: ARGState, successors: Callable[[ARGState], 
                         bucket[i] = repl
                         all_states.append(repl)
                         waitlist.append(repl)
-            if cpa.stop(s2.state, [b.state for b in bucket], prec):
-                continue
-            bucket.append(s2)
+                if cpa.stop(s2.state, [b.state for b in bucket], prec):
+                    continue
+                bucket.append(s2)
+            else:
+                items = cpa.coverage_items(s2.state)
+                idx = index.setdefault(loc, _CoverageIndex())
+                if any(cpa.is_less_or_equal(s2.state, c) for c in idx.candidates(items)):
+                    continue
+                idx.add(s2.state, items)
             all_states.append(s2)
             waitlist.append(s2)
     return all_states, []

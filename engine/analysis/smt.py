@@ -35,6 +35,29 @@ from ..cfa.ir import (
 from .path import ErrorPath
 
 
+def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
+    """``v`` of type ``src`` widened to ``bits`` by its signedness."""
+    return v if bits == src.bits else (z3.SignExt if src.signed else z3.ZeroExt)(bits - src.bits, v)
+
+
+def bv_cast(v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
+    """C's integer conversion on bit-vectors."""
+    if dst.is_bool:
+        return z3.If(v != 0, z3.BitVecVal(1, dst.bits), z3.BitVecVal(0, dst.bits))
+    if dst.bits >= src.bits:
+        return extend(v, src, dst.bits)
+    return z3.Extract(dst.bits - 1, 0, v)
+
+
+def shift_amount(b: z3.ExprRef, amount_bits: int, width: int) -> z3.ExprRef:
+    """A shift amount of ``amount_bits`` bits brought to the shifted value's width."""
+    if width > amount_bits:
+        return z3.ZeroExt(width - amount_bits, b)
+    if width < amount_bits:
+        return z3.Extract(width - 1, 0, b)
+    return b
+
+
 class EncodingUnsupported(Exception):
     def __init__(self, what: str, rng=None):
         self.what = what
@@ -165,12 +188,7 @@ class PathEncoder:
                 bw = _bits(e.right.type, self.program)
                 # An amount that is negative or not below the width is undefined behaviour.
                 self.enc.constraints.append(z3.ULT(b, z3.BitVecVal(rt.bits, bw)))
-                if rt.bits > bw:
-                    amount = z3.ZeroExt(rt.bits - bw, b)
-                elif rt.bits < bw:
-                    amount = z3.Extract(rt.bits - 1, 0, b)
-                else:
-                    amount = b
+                amount = shift_amount(b, bw, rt.bits)
                 if op == "<<":
                     return a << amount
                 return a >> amount if signed else z3.LShR(a, amount)
@@ -184,14 +202,7 @@ class PathEncoder:
         raise EncodingUnsupported(f"{type(e).__name__.lower()} expressions (memory is not encoded yet)")
 
     def cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
-        if dst.is_bool:
-            return z3.If(v != 0, z3.BitVecVal(1, dst.bits), z3.BitVecVal(0, dst.bits))
-        if dst.bits == src.bits:
-            return v
-        if dst.bits > src.bits:
-            ext = dst.bits - src.bits
-            return z3.SignExt(ext, v) if src.signed else z3.ZeroExt(ext, v)
-        return z3.Extract(dst.bits - 1, 0, v)
+        return bv_cast(v, src, dst)
 
     def truth(self, e: Expr, frame: int, step: int) -> z3.BoolRef:
         return self.expr(e, frame, step) != 0

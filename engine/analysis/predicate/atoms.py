@@ -22,6 +22,7 @@ from math import gcd
 import z3
 
 from ...cfa.ctype import IntType
+from ..smt import extend
 
 OLD = "@old"  # suffix of an entry copy: the value a parameter or global had at function entry
 
@@ -171,10 +172,7 @@ def atom_to_z3(a: Atom, term: Callable[[str], z3.ExprRef], types: Callable[[str]
         w = max(types(v).bits for v, _ in items)
         parts = []
         for v, c in items:
-            t = types(v)
-            x = term(v)
-            if t.bits < w:
-                x = z3.SignExt(w - t.bits, x) if t.signed else z3.ZeroExt(w - t.bits, x)
+            x = extend(term(v), types(v), w)
             parts.append(x if c == 1 else z3.BitVecVal(c % (1 << w), w) * x)
         s = parts[0]
         for p in parts[1:]:
@@ -182,9 +180,7 @@ def atom_to_z3(a: Atom, term: Callable[[str], z3.ExprRef], types: Callable[[str]
         return s == z3.BitVecVal(const % (1 << w), w)
     parts = []
     for v, c in items:
-        t = types(v)
-        x = term(v)
-        x = z3.SignExt(WIDE - t.bits, x) if t.signed else z3.ZeroExt(WIDE - t.bits, x)
+        x = extend(term(v), types(v), WIDE)
         parts.append(x if c == 1 else z3.BitVecVal(c % (1 << WIDE), WIDE) * x)
     s = parts[0]
     for p in parts[1:]:

@@ -16,7 +16,7 @@ the extra parameter and return variables).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 import z3
@@ -25,7 +25,7 @@ from ...cfa.cfa import CFANode, FunctionCFA, Program
 from ...cfa.ctype import IntType
 from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, Edge, ExternalCallEdge, ReturnEdge, Var
 from ..cpa import CPA, Block
-from .atoms import Atom, atom_from_json, atom_to_c, atom_to_json, atom_to_z3, atom_vars, base_var
+from .atoms import Atom, atom_from_json, atom_to_c, atom_to_json, atom_to_z3, base_var
 from .formula import SegmentEncoder, Theory, old
 
 MAX_CUBES = 64  # Boolean abstraction beyond this many models falls back to Cartesian
@@ -116,7 +116,7 @@ class PredicatePrecision:
     def key_for(self, block: Block) -> Hashable:
         key = self._keys.get(block.name)
         if key is None:
-            key = (tuple(sorted((f"{f}#{c}", tuple(sorted(atom_to_json(a).__repr__() for a in v)))
+            key = (tuple(sorted((f"{f}#{c}", tuple(sorted(v)))
                                 for (f, c), v in self.at_node.items() if f in block.functions)),
                    tuple(sorted(f"{f}#{c}" for f, c in self.checks if f in block.functions)))
             self._keys[block.name] = key
@@ -159,7 +159,6 @@ class PredicateCPA(CPA):
         self._points: dict[int, bool] = {}
         self._le_cache: dict[tuple, bool] = {}
         self._bools: dict[Atom, z3.BoolRef] = {}
-        self.abstractions = 0
 
     # ---- frames ---------------------------------------------------------------------
     def frame_vars(self, fn: str) -> list[str]:
@@ -194,7 +193,6 @@ class PredicateCPA(CPA):
 
     def abstract(self, constraints: list[z3.BoolRef], atoms: tuple[Atom, ...], term) -> PredState | None:
         """The Boolean abstraction of ``constraints`` over ``atoms`` (None if unsatisfiable)."""
-        self.abstractions += 1
         solver = z3.Solver()
         solver.set("timeout", self.timeout_ms)
         solver.add(*constraints)
@@ -290,17 +288,48 @@ class PredicateCPA(CPA):
         r = self.abstract(enc.constraints, atoms, enc.read)
         return [] if r is None else [r]
 
-    def _arg_terms(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA) -> dict[str, z3.ExprRef]:
+    def arg_terms(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA) -> dict[str, z3.ExprRef]:
+        """The call's arguments, converted to the parameters' types, in the caller's frame."""
         out = {}
         for p, a in zip(callee.params, edge.args):
             if not self.th.modelled(p) or not isinstance(a.type, IntType):
                 continue
             v = enc.expr(a)
             pt = self.th.type_of(p)
-            if a.type != pt:
-                v = enc._cast(v, a.type, pt)
-            out[p] = v
+            out[p] = enc.cast(v, a.type, pt) if a.type != pt else v
         return out
+
+    def entry_terms(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA) -> dict[str, z3.ExprRef]:
+        """The callee's entry values (parameters, globals and their entry copies) in terms of the
+        caller's frame ``enc``; the callee's other locals are unconstrained."""
+        copies = self.copies.get(callee.name, frozenset())
+        out: dict[str, z3.ExprRef] = {}
+        for v, t in [*self.arg_terms(enc, edge, callee).items(), *((g, enc.read(g)) for g in self.globals)]:
+            out[v] = t
+            if v in copies:
+                out[old(v)] = t
+        return out
+
+    def return_links(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA,
+                     x: Callable[[str], z3.ExprRef]) -> list[z3.BoolRef]:
+        """Joins the caller's frame ``enc`` (at the call) with the callee's exit frame ``x``:
+        returns the links between arguments and the callee's entry values, and continues
+        ``enc`` after the call (the callee's globals, the result in the call's lhs)."""
+        th = self.th
+        copies = self.copies.get(callee.name, frozenset())
+        links = [x(old(p) if p in copies else p) == v for p, v in self.arg_terms(enc, edge, callee).items()]
+        links += [x(old(g) if g in copies else g) == enc.read(g) for g in self.globals]
+        for g in self.globals:
+            enc.write(g, x(g))
+        lhs = edge.lhs
+        if isinstance(lhs, Var) and th.modelled(lhs.name):
+            rv = callee.result_var
+            if rv is not None and th.modelled(rv):
+                rt, lt = th.type_of(rv), th.type_of(lhs.name)
+                enc.write(lhs.name, enc.cast(x(rv), rt, lt) if rt != lt else x(rv))
+            else:
+                enc.havoc(lhs.name)
+        return links
 
     def call_entry(self, state: PredState, edge: CallEdge, callee: FunctionCFA,
                    prec: PredicatePrecision | None) -> list[PredState]:
@@ -309,22 +338,8 @@ class PredicateCPA(CPA):
         if not atoms and state.is_true and not state.pending:
             return [PredState()]
         enc = self.encode_segment(state, "c")
-        copies = self.copies.get(callee.name, frozenset())
-        e_term: dict[str, z3.ExprRef] = {}
-        for p, v in self._arg_terms(enc, edge, callee).items():
-            e_term[p] = v
-            if p in copies:
-                e_term[old(p)] = v
-        for g in self.globals:
-            gv = enc.read(g)
-            e_term[g] = gv
-            if g in copies:
-                e_term[old(g)] = gv
-
-        def term(v: str) -> z3.ExprRef:
-            t = e_term.get(v)
-            return t if t is not None else th.term(v, "e")  # the callee's other locals: any value
-        r = self.abstract(enc.constraints, atoms, term)
+        e_term = self.entry_terms(enc, edge, callee)
+        r = self.abstract(enc.constraints, atoms, lambda v: e_term.get(v) if v in e_term else th.term(v, "e"))
         return [] if r is None else [r]
 
     def rebuild(self, call: PredState, entry: PredState, exit: PredState, block: Block, edge: CallEdge) -> RebuildState:
@@ -337,24 +352,10 @@ class PredicateCPA(CPA):
         if not atoms and state.call.is_true and state.exit.is_true and not state.call.pending:
             return [PredState()]  # the links only define the callee's side: satisfiable
         enc = self.encode_segment(state.call, "c")
-        x = lambda v: th.term(v, "x")  # noqa: E731 - the callee's frame at its exit
-        extra = [self.psi(state.exit, x)]
-        copies = self.copies.get(callee.name, frozenset())
-        for p, v in self._arg_terms(enc, edge, callee).items():
-            extra.append(x(old(p) if p in copies else p) == v)
-        for g in self.globals:
-            extra.append(x(old(g) if g in copies else g) == enc.read(g))
-        # The caller continues with the callee's globals and the result in the call's lhs.
-        for g in self.globals:
-            enc.write(g, x(g))
-        lhs = edge.lhs
-        if isinstance(lhs, Var) and th.modelled(lhs.name):
-            rv = callee.result_var
-            if rv is not None and th.modelled(rv):
-                rt, lt = th.type_of(rv), th.type_of(lhs.name)
-                enc.write(lhs.name, enc._cast(x(rv), rt, lt) if rt != lt else x(rv))
-            else:
-                enc.havoc(lhs.name)
+
+        def x(v: str) -> z3.ExprRef:  # the callee's frame at its exit
+            return th.term(v, "x")
+        extra = [self.psi(state.exit, x), *self.return_links(enc, edge, callee, x)]
         r = self.abstract(enc.constraints + extra, atoms, enc.read)
         return [] if r is None else [r]
 
@@ -467,5 +468,4 @@ def frame_copies(program: Program, blocks: dict[str, Block], th: Theory) -> dict
     return out
 
 
-__all__ = ["PredicateCPA", "PredState", "PredicatePrecision", "abstraction_point", "frame_copies", "base_var",
-           "atom_vars"]
+__all__ = ["PredicateCPA", "PredState", "PredicatePrecision", "abstraction_point", "frame_copies"]

@@ -37,6 +37,7 @@ from ...cfa.ir import (
     Unary,
     Var,
 )
+from ..smt import bv_cast, shift_amount
 from .atoms import OLD, base_var
 
 COMPARE = ("==", "!=", "<", ">", "<=", ">=")
@@ -160,7 +161,7 @@ class SegmentEncoder:
             if not isinstance(e.arg.type, IntType):
                 return self.arbitrary(t)
             v = self.expr(e.arg)
-            return self._cast(v, e.arg.type, t)
+            return self.cast(v, e.arg.type, t)
         if isinstance(e, Unary):
             if e.op == "!":
                 return z3.If(self.cond(e.arg), th.const(0, t), th.const(1, t))
@@ -181,18 +182,13 @@ class SegmentEncoder:
             return self._arith(e.op, a, b, e.left.type, e.right.type, t)
         return self.arbitrary(t)  # memory reads and anything else: any value
 
-    def _cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
+    def cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
         th = self.th
-        if dst.is_bool:
-            return z3.If(v != th.const(0, src), th.const(1, dst), th.const(0, dst))
         if th.name == "lia":
+            if dst.is_bool:
+                return z3.If(v != 0, th.const(1, dst), th.const(0, dst))
             return v
-        if dst.bits == src.bits:
-            return v
-        if dst.bits > src.bits:
-            ext = dst.bits - src.bits
-            return z3.SignExt(ext, v) if src.signed else z3.ZeroExt(ext, v)
-        return z3.Extract(dst.bits - 1, 0, v)
+        return bv_cast(v, src, dst)
 
     def _arith(self, op: str, a, b, lt: IntType, rt: IntType, t: IntType) -> z3.ExprRef:
         th = self.th
@@ -228,12 +224,7 @@ class SegmentEncoder:
         if op in ("<<", ">>"):
             bw = rt.bits
             in_range = z3.ULT(b, z3.BitVecVal(t.bits, bw))
-            if t.bits > bw:
-                amount = z3.ZeroExt(t.bits - bw, b)
-            elif t.bits < bw:
-                amount = z3.Extract(t.bits - 1, 0, b)
-            else:
-                amount = b
+            amount = shift_amount(b, bw, t.bits)
             if op == "<<":
                 r = a << amount
                 if signed:  # shifting a negative value, or a bit into the sign, is undefined too

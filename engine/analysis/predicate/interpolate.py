@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...cfa.cfa import CFANode, Program
-from ...cfa.ir import CallEdge
+from ...cfa.ir import CallEdge, Var
 from ..path import ErrorPath
 from .atoms import Atom, atom_vars, atoms_of
 from .cpa import PredicateCPA, PredicatePrecision
@@ -46,7 +46,6 @@ class TNode:
     args: list[z3.ExprRef]
     label: list[z3.BoolRef] = field(default_factory=list)
     children: list[TNode] = field(default_factory=list)
-    aux: list[z3.ExprRef] = field(default_factory=list)
 
 
 class _Frame:
@@ -55,7 +54,6 @@ class _Frame:
         self.cur = cur
         self.th = th
         self.enc = self._enc()
-        self.call: tuple | None = None  # (edge, arg terms, global terms) of the open call
 
     def _enc(self) -> SegmentEncoder:
         m = dict(zip(self.cur.names, self.cur.args))
@@ -116,73 +114,40 @@ class TreeBuilder:
             copies = cpa.copies.get(callee.name, frozenset())
             if st.kind == "summary":
                 assert st.summary is not None
-                args = cpa._arg_terms(fr.enc, e, callee)
+                args = cpa.arg_terms(fr.enc, e, callee)
                 for p, v in st.summary["params"].items():
                     if p in args:
                         fr.enc.constraints.append(args[p] == th.const(v, th.type_of(p)))
                 for name, v in st.summary["outputs"].items():
-                    if not th.modelled(name):
-                        continue
-                    val = th.const(v, th.type_of(name))
-                    if name == callee.result_var:
-                        if e.lhs is not None and hasattr(e.lhs, "name") and th.modelled(e.lhs.name):
-                            lt = th.type_of(e.lhs.name)
-                            fr.enc.write(e.lhs.name, th.const(v, lt))
-                    else:
-                        fr.enc.write(name, val)
+                    if name != callee.result_var and th.modelled(name):
+                        fr.enc.write(name, th.const(v, th.type_of(name)))
+                    elif name == callee.result_var and isinstance(e.lhs, Var) and th.modelled(e.lhs.name):
+                        fr.enc.write(e.lhs.name, th.const(v, th.type_of(e.lhs.name)))
                 if cpa.is_point(e.succ):
                     self._close(fr, e.succ)
                 continue
             if st.kind == "call":
-                args = cpa._arg_terms(fr.enc, e, callee)
-                gterms = {g: fr.enc.read(g) for g in globals_}
                 entry = self._node(callee.name, callee.entry)
                 m = dict(zip(entry.names, entry.args))
                 if i in returns:
-                    # A leaf: the body is interpolated on its own; the call's context joins
-                    # at the return site.
+                    # A leaf: the body is interpolated on its own; the caller's frame stays at
+                    # the call and joins the callee's exit at the return site.
+                    copies = cpa.copies.get(callee.name, frozenset())
                     entry.label = [m[old(v)] == m[v] for v in copies]
-                    fr.call = (e, args, gterms)
                 else:
                     entry.children = [fr.cur]
-                    lab = list(fr.enc.constraints)
-                    for p, v in args.items():
-                        lab.append(m[p] == v)
-                        if p in copies:
-                            lab.append(m[old(p)] == v)
-                    for g, v in gterms.items():
-                        lab.append(m[g] == v)
-                        if g in copies:
-                            lab.append(m[old(g)] == v)
-                    entry.label = lab
+                    terms = cpa.entry_terms(fr.enc, e, callee)
+                    entry.label = list(fr.enc.constraints) + [m[v] == t for v, t in terms.items()]
                 frames.append(_Frame(callee.name, entry, th))
                 continue
             # return
             callee_fr = frames.pop()
             caller = frames[-1]
-            assert caller.call is not None
-            exit_node = callee_fr.cur
             if callee_fr.enc.constraints or callee_fr.enc.ssa:
                 self._close(callee_fr, callee.exit)
-                exit_node = callee_fr.cur
+            exit_node = callee_fr.cur
             x = dict(zip(exit_node.names, exit_node.args))
-            _edge, args, gterms = caller.call
-            caller.call = None
-            links = []
-            for p, v in args.items():
-                links.append(x[old(p) if p in copies else p] == v)
-            for g, v in gterms.items():
-                links.append(x[old(g) if g in copies else g] == v)
-            for g in globals_:
-                caller.enc.write(g, x[g])
-            lhs = e.lhs
-            if lhs is not None and hasattr(lhs, "name") and th.modelled(lhs.name):
-                rv = callee.result_var
-                if rv is not None and rv in x:
-                    rt, lt = th.type_of(rv), th.type_of(lhs.name)
-                    caller.enc.write(lhs.name, caller.enc._cast(x[rv], rt, lt) if rt != lt else x[rv])
-                else:
-                    caller.enc.havoc(lhs.name)
+            links = cpa.return_links(caller.enc, e, callee, x.__getitem__)
             self._close(caller, e.succ, [exit_node], links)
         last = frames[-1]
         if last.enc.constraints or last.enc.ssa or last.cur.location is not path.error_node:
