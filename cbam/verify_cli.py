@@ -151,7 +151,7 @@ def cmd_cache_stats(args: argparse.Namespace) -> int:
         print(f"cache: {st['path']} ({st['bytes'] / 1024:.0f} KiB, schema {st['schema']}, cbam {st['cbam_version']})")
         print(f"  block abstractions: {st['blocks']} for {st['functions']} function versions")
         print(f"  learned precisions: {st['precisions']} files")
-        print(f"  verification results: {st['results']}")
+        print(f"  verification results: {st['results']} ({st['sources']} answer unchanged sources without parsing)")
     return 0
 
 
@@ -219,8 +219,8 @@ class _Progress:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from cbam.engine.frontend.errors import FrontendError
+    from cbam.engine.limits import limit_memory
     from cbam.engine.tasks import load_task
-    from cbam.engine.verify import limit_memory
 
     limit_memory(args.memory_limit)
     args._cache = open_cache(args)
@@ -257,9 +257,6 @@ def _combine(a: int, b: int) -> int:
 
 
 def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
-    from cbam.engine.frontend.load import load_program
-    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
-
     data_model = args.data_model
     source = path
     expected = None
@@ -276,11 +273,8 @@ def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
         expected = task.expected
     data_model = data_model or "LP64"
     pp = pp_options(args, data_model)
-    opts = VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
-                         max_violations=1000 if args.all_violations else 1, cache=args._cache)
     with _Progress(not args.no_progress and args.format == "text", source):
-        program = load_program(source, options=pp, entry=args.entry)
-        result = run_deep(lambda: verify_program(program, opts))
+        result = _verify_source(source, pp, args)
     harness_paths = _write_harnesses(result, args, source)
     if args.format == "text":
         if len(args._files) > 1:
@@ -297,6 +291,40 @@ def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
         data["harnesses"] = harness_paths
     data["exit"] = {"TRUE": EXIT_TRUE, "FALSE": EXIT_FALSE}.get(result.verdict, EXIT_UNKNOWN)
     return data
+
+
+def _verify_source(source: str, pp, args: argparse.Namespace):
+    """An unchanged source is answered from the cache before anything is parsed (and before
+    the parser, the CFA builder and z3 are even imported)."""
+    from cbam.engine.cache import unchanged
+    from cbam.engine.frontend.preprocess import preprocess
+    from cbam.engine.frontend.source_key import source_key
+
+    store = args._cache
+    max_violations = 1000 if args.all_violations else 1
+    pp_text = preprocess(source, None, pp)
+    key = None
+    if store is not None:
+        skey = source_key(source, None, pp_text, pp, args.entry)
+        if skey is not None:
+            theory = args.predicate_theory if "predicate" in args.config else "bv"
+            key = unchanged.run_key(skey, args.config, theory, max_violations, True, None)
+            t0 = time.monotonic()
+            hit = unchanged.lookup(store, key)
+            if hit is not None:
+                hit.statistics.time = round(time.monotonic() - t0, 3)
+                return hit
+
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+    opts = VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
+                         max_violations=max_violations, cache=store)
+    program = load_program(source, options=pp, entry=args.entry, preprocessed=pp_text)
+    result = run_deep(lambda: verify_program(program, opts))
+    if key is not None:
+        unchanged.remember(store, key, os.path.abspath(program.main_file), result)
+    return result
 
 
 def _write_harnesses(result, args: argparse.Namespace, source: str) -> list[str]:

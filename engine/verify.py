@@ -32,6 +32,7 @@ from .cfa.cfa import Program
 from .frontend.errors import FrontendError
 from .frontend.load import load_program
 from .frontend.preprocess import PreprocessOptions
+from .limits import limit_memory
 
 CONFIGS = ("value", "interval", "predicate", "value+predicate")
 THEORIES = ("bv", "lia")
@@ -77,6 +78,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
             if restored is not None:
                 restored.warnings = [str(d) for d in program.diagnostics]
                 restored.statistics = Statistics(time=round(time.monotonic() - t0, 3))
+                restored.cache_key = result_key
                 return restored
     if opts.predicate_theory not in THEORIES:
         result.reason = f"unknown predicate theory {opts.predicate_theory!r} (available: {', '.join(THEORIES)})"
@@ -183,6 +185,7 @@ def _store(store, persistent, result_key, file_key: str, opts: VerifyOptions, re
             store.put_precision(file_key, opts.config, data)
     if result_key is not None:
         store.put_result(result_key, file_key, result.verdict, dump_result(result))
+        result.cache_key = result_key
 
 
 def make_cpa(program: Program, config: str, blocks: dict | None = None, theory: str = "bv") -> CompositeCPA:
@@ -336,19 +339,6 @@ def verify_file(path: str, pp: PreprocessOptions | None = None, options: VerifyO
     return run_deep(lambda: verify_program(program, options))
 
 
-def limit_memory(mb: int) -> None:
-    """Cap this process's address space; an analysis that hits it ends as UNKNOWN (memory)."""
-    import resource
-
-    try:
-        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        limit = mb * 1024 * 1024
-        if hard == resource.RLIM_INFINITY or limit <= hard:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    except (ValueError, OSError):
-        pass
-
-
 def run_deep(fn):
     """Run ``fn`` on a thread with a large stack: deep recursion in the analysed program
     becomes deep recursion here."""
@@ -375,4 +365,5 @@ def run_deep(fn):
     return box["value"]
 
 
-__all__ = ["VerifyOptions", "verify_program", "verify_file", "run_deep", "FrontendError", "PreprocessOptions"]
+__all__ = ["VerifyOptions", "verify_program", "verify_file", "run_deep", "limit_memory", "FrontendError",
+           "PreprocessOptions"]

@@ -87,6 +87,7 @@ class VerificationResult:
     source: str = "fresh"  # "fresh" | "cache"
     reason_range: Range | None = None  # the check an UNKNOWN is about
     reason_ref: list | None = None
+    cache_key: str | None = None  # the cache's results row holding this result, if it is stored
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "verdict": self.verdict, "reason": self.reason, "config": self.config,

@@ -18,7 +18,7 @@ from typing import Any
 
 from cbam import __version__
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 DB_NAME = "summaries.sqlite"
 
 _SCHEMA = """
@@ -48,6 +48,10 @@ CREATE TABLE IF NOT EXISTS results (
     key TEXT PRIMARY KEY, file TEXT NOT NULL, verdict TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS results_file ON results (file);
+CREATE TABLE IF NOT EXISTS sources (
+    key TEXT PRIMARY KEY, result_key TEXT NOT NULL, file TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sources_file ON sources (file);
 """
 
 
@@ -237,27 +241,45 @@ class CacheStore:
         self._write([("INSERT OR REPLACE INTO results VALUES (?,?,?,?,?)",
                       (key, file, verdict, json.dumps(payload), time.time()))])
 
+    # ---- unchanged sources (see unchanged.py) -----------------------------------------
+    def get_source(self, key: str) -> tuple[str, dict] | None:
+        """The rendered result for a source key, while the results row it came from exists."""
+        rows = self._read("SELECT s.result_key, s.payload FROM sources s JOIN results r ON r.key = s.result_key "
+                          "WHERE s.key = ?", (key,))
+        if not rows:
+            return None
+        try:
+            return rows[0][0], json.loads(rows[0][1])
+        except json.JSONDecodeError:
+            return None
+
+    def put_source(self, key: str, result_key: str, file: str, payload: dict) -> None:
+        self._write([("INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)",
+                      (key, result_key, file, json.dumps(payload), time.time()))])
+
     # ---- maintenance -------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         counts = {}
-        for table in ("blocks", "precisions", "results"):
+        for table in ("blocks", "precisions", "results", "sources"):
             rows = self._read(f"SELECT COUNT(*) FROM {table}")
             counts[table] = rows[0][0] if rows else 0
         functions = self._read("SELECT COUNT(DISTINCT fn_key) FROM blocks")
         size = sum(os.path.getsize(str(self.path) + s) for s in ("", "-wal") if os.path.exists(str(self.path) + s))
         return {"path": str(self.path), "bytes": size, "blocks": counts["blocks"],
                 "functions": functions[0][0] if functions else 0, "precisions": counts["precisions"],
-                "results": counts["results"], "schema": SCHEMA_VERSION, "cbam_version": __version__}
+                "results": counts["results"], "sources": counts["sources"], "schema": SCHEMA_VERSION, "cbam_version": __version__}
 
     def clear(self, file: str | None = None) -> int:
         if file is None:
             n = sum(self._read(f"SELECT COUNT(*) FROM {t}")[0][0] for t in ("blocks", "precisions", "results"))
-            self._write([("DELETE FROM blocks", ()), ("DELETE FROM precisions", ()), ("DELETE FROM results", ())])
+            self._write([("DELETE FROM blocks", ()), ("DELETE FROM precisions", ()), ("DELETE FROM results", ()),
+                         ("DELETE FROM sources", ())])
             return n
         rows = self._read("SELECT COUNT(*) FROM results WHERE file = ?", (file,))
         n = rows[0][0] if rows else 0
         pattern = json.dumps([file])
         self._write([("DELETE FROM results WHERE file = ?", (file,)),
+                     ("DELETE FROM sources WHERE file = ?", (file,)),
                      ("DELETE FROM precisions WHERE file = ?", (file,)),
                      ("DELETE FROM blocks WHERE files = ?", (pattern,))])
         return n

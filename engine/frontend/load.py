@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 import subprocess
 from collections import OrderedDict
@@ -17,6 +15,7 @@ from ..cfa.ctype import DataModel
 from ..cfa.fingerprint import assign_fingerprints
 from .errors import Diagnostic, FrontendError
 from .preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, parse_gcc_errors, preprocess
+from .source_key import source_key
 from .srcmap import SourceMap, Spans, _read_text
 from .tokens import split_preprocessed
 
@@ -28,17 +27,18 @@ _MEMO_SIZE = 16
 
 
 def load_program(path: str, text: str | None = None, options: PreprocessOptions | None = None,
-                 entry: str = "main") -> Program:
+                 entry: str = "main", preprocessed: str | None = None) -> Program:
     """Preprocess, parse and build CFAs. Raises :class:`FrontendError` and nothing else
     for bad input; an unsupported construct only marks its function (see Program.diagnostics).
 
     The parse is memoized per process on the preprocessed text (and on the original files'
     contents, which the source ranges come from), so re-verifying an unchanged file costs
-    one run of the preprocessor.
+    one run of the preprocessor. ``preprocessed`` is that run's output when the caller has
+    already made it.
     """
     opts = options or PreprocessOptions()
-    pp = preprocess(path, text, opts)
-    key = _memo_key(path, text, pp, opts, entry)
+    pp = preprocessed if preprocessed is not None else preprocess(path, text, opts)
+    key = source_key(path, text, pp, opts, entry)
     if key is not None and key in _MEMO:
         _MEMO.move_to_end(key)
         return _MEMO[key]
@@ -48,25 +48,6 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
         while len(_MEMO) > _MEMO_SIZE:
             _MEMO.popitem(last=False)
     return program
-
-
-def _memo_key(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> str | None:
-    h = hashlib.sha256()
-    for part in (path, pp, repr(sorted(vars(opts).items())), entry):
-        h.update(part.encode("utf-8", "replace"))
-        h.update(b"\0")
-    # Ranges come from the original files, whose layout the preprocessed text does not fully show.
-    files = sorted({m for m in re.findall(r'^# \d+ "([^"]+)"', pp, re.M) if not m.startswith("<")})
-    for f in files:
-        if text is not None and f == path:
-            h.update(text.encode("utf-8", "replace"))
-            continue
-        try:
-            st = os.stat(f)
-        except OSError:
-            return None
-        h.update(f"{f}:{st.st_mtime_ns}:{st.st_size}".encode())
-    return h.hexdigest()
 
 
 def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> Program:

@@ -79,6 +79,9 @@ def find_cpp() -> list[str]:
 _GCC_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?(?P<sev>error|warning): (?P<msg>.*)$")
 
 
+_MARKER_LINE = re.compile(r'^(# \d+ ")((?:[^"\\]|\\.)*)"', re.M)
+
+
 def preprocess(path: str, text: str | None = None, options: PreprocessOptions | None = None) -> str:
     """Preprocessed text with line markers kept, so positions map back to ``path``.
 
@@ -129,7 +132,23 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
         raise FrontendError(Diagnostic("error", "the preprocessor timed out", path)) from None
     if proc.returncode != 0:
         raise FrontendError(parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path))
-    return proc.stdout.decode("utf-8", "replace")
+    return _absolute_markers(proc.stdout.decode("utf-8", "replace"), path, base_dir)
+
+
+def _absolute_markers(pp: str, path: str, base_dir: str) -> str:
+    """Headers found relative to the preprocessor's working directory (the source's folder)
+    are named relative to it; name them absolutely, so that ranges in them and the files
+    read for them do not depend on where cbam runs. The source keeps the name it was given."""
+    own = _escape(path)
+    prefix = _escape(base_dir) + "/"
+
+    def fix(m: re.Match) -> str:
+        name = m.group(2)
+        if name == own or name.startswith(("<", "/")):
+            return m.group(0)
+        return f'{m.group(1)}{prefix}{name}"'
+
+    return _MARKER_LINE.sub(fix, pp)
 
 
 def _escape(path: str) -> str:

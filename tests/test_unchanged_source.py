@@ -1,0 +1,132 @@
+"""An unchanged source is answered from the cache before parsing; any change that could
+alter the result or its ranges is recomputed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import ROOT
+
+HEADER = "#define LIMIT 10\n"
+PROGRAM = """#include "lim.h"
+extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "p.c", 4, "reach_error"); }
+int clamp(int x) { if (x > LIMIT) return LIMIT; return x; }
+int main(void) {
+  int v = clamp(__VERIFIER_nondet_int());
+  if (v > 10) reach_error();
+  if (v == 7) { int w = v + 1; if (w/*c*/== 8) reach_error(); }
+  return 0;
+}
+"""
+
+# Runs the CLI in a fresh interpreter and reports which heavy modules it imported.
+_PROBE = """
+import json, sys
+from cbam.cli import main
+rc = main(sys.argv[1:])
+print(json.dumps({"rc": rc, "heavy": sorted(m for m in ("pycparser", "z3", "cbam.engine.cfa.builder")
+                                            if m in sys.modules)}), file=sys.stderr)
+"""
+
+
+def verify(path: Path, cache: Path, *extra: str) -> tuple[dict, list[str]]:
+    p = subprocess.run([sys.executable, "-c", _PROBE, "verify", str(path), "--format", "json", "--cache-dir",
+                        str(cache), *extra], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    probe = json.loads(p.stderr.strip().splitlines()[-1])
+    return json.loads(p.stdout), probe["heavy"]
+
+
+def strip(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("statistics", "source")}
+
+
+def error_lines(data: dict) -> list[tuple[int, int]]:
+    return [(v["range"]["start"]["line"], v["range"]["start"]["column"]) for v in data["violations"]]
+
+
+def test_unchanged_source_is_answered_without_parsing(tmp_path):
+    (tmp_path / "lim.h").write_text(HEADER)
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM)
+    cache = tmp_path / "cache"
+    cold, heavy_cold = verify(src, cache)
+    assert cold["verdict"] == "FALSE" and cold["source"] == "fresh" and "pycparser" in heavy_cold
+    # The error path is the one through v == 7, w == 8 (line 9), with the input 7.
+    assert error_lines(cold) == [(9, 48)]
+    assert [i["value"] for i in cold["violations"][0]["inputs"]] == [7]
+    src.write_text(PROGRAM)  # saved again, unchanged: a new timestamp must not matter
+    warm, heavy_warm = verify(src, cache)
+    assert warm["source"] == "cache" and heavy_warm == []
+    assert strip(warm) == strip(cold)
+    assert warm["statistics"]["blocks_analysed"] == 0
+
+
+def test_changes_that_keep_the_preprocessed_text_still_move_ranges(tmp_path):
+    (tmp_path / "lim.h").write_text(HEADER)
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM)
+    cache = tmp_path / "cache"
+    verify(src, cache)
+    # A longer comment: the preprocessor's output is the same, the column of the check is not.
+    src.write_text(PROGRAM.replace("/*c*/", "/* a longer comment */"))
+    moved, _ = verify(src, cache)
+    assert moved["verdict"] == "FALSE" and error_lines(moved) == [(9, 65)]
+
+
+def test_header_edit_is_recomputed(tmp_path):
+    (tmp_path / "lim.h").write_text(HEADER)
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM.replace("if (v == 7) { int w = v + 1; if (w/*c*/== 8) reach_error(); }", ""))
+    cache = tmp_path / "cache"
+    first, _ = verify(src, cache)
+    assert first["verdict"] == "TRUE"
+    again, heavy = verify(src, cache)
+    assert again["verdict"] == "TRUE" and again["source"] == "cache" and heavy == []
+    (tmp_path / "lim.h").write_text("#define LIMIT 11\n")
+    changed, heavy = verify(src, cache)
+    assert changed["verdict"] == "FALSE" and changed["source"] == "fresh" and "pycparser" in heavy
+    (value,) = [i["value"] for i in changed["violations"][0]["inputs"]]
+    assert value >= 11  # clamp returns min(x, 11) > 10
+
+
+def test_options_and_clearing_retire_the_shortcut(tmp_path):
+    (tmp_path / "lim.h").write_text(HEADER)
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM)
+    cache = tmp_path / "cache"
+    verify(src, cache)
+    other, heavy = verify(src, cache, "--config", "value")
+    assert other["source"] == "fresh" and other["config"] == "value" and heavy
+    ilp, heavy = verify(src, cache, "--data-model", "ILP32")
+    assert ilp["source"] == "fresh" and ilp["data_model"] == "ILP32" and heavy
+    assert sources(cache) == 3  # one per configuration, data model and source
+    subprocess.run([sys.executable, "-m", "cbam", "cache", "clear", str(src), "--cache-dir", str(cache)],
+                   check=True, capture_output=True, cwd=ROOT)
+    assert sources(cache) == 0
+    cleared, heavy = verify(src, cache)
+    assert cleared["source"] == "fresh" and heavy
+    assert sources(cache) == 1
+
+
+def sources(cache: Path) -> int:
+    stats = subprocess.run([sys.executable, "-m", "cbam", "cache", "stats", "--cache-dir", str(cache), "--format",
+                            "json"], capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(stats.stdout)["sources"]
+
+
+def test_headers_are_named_absolutely_wherever_cbam_runs(tmp_path, monkeypatch):
+    from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
+
+    (tmp_path / "lim.h").write_text(HEADER)
+    (tmp_path / "p.c").write_text(PROGRAM)
+    monkeypatch.chdir(ROOT)
+    pp = preprocess(str(tmp_path / "p.c"), None, PreprocessOptions())
+    assert f'"{tmp_path}/lim.h"' in pp and '"lim.h"' not in pp
+    monkeypatch.chdir(tmp_path)
+    pp = preprocess("p.c", None, PreprocessOptions())
+    assert '# 1 "p.c"' in pp and f'"{tmp_path}/lim.h"' in pp
