@@ -321,10 +321,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace):
     opts = VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
                          max_violations=max_violations, cache=store)
     program = load_program(source, options=pp, entry=args.entry, preprocessed=pp_text)
-    result = run_deep(lambda: verify_program(program, opts))
-    if key is not None:
-        unchanged.remember(store, key, os.path.abspath(program.main_file), result)
-    return result
+    # verify_program files the result under the same run key (program.source_key).
+    return run_deep(lambda: verify_program(program, opts))
 
 
 def _write_harnesses(result, args: argparse.Namespace, source: str) -> list[str]:

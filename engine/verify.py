@@ -25,6 +25,7 @@ from .analysis.predicate.cpa import PredicateCPA, PredicatePrecision
 from .analysis.predicate.interpolate import PredicateRefiner
 from .analysis.report import build_violation
 from .analysis.result import Statistics, VerificationResult
+from .cache import unchanged
 from .cache.blockcache import PersistentBlocks
 from .cache.results import dump_result, load_result, program_key
 from .cfa.callgraph import CallGraph
@@ -70,6 +71,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
     store = opts.cache
     result_key = None
+    file_key = os.path.abspath(program.main_file)
     if store is not None:
         result_key = program_key(program, opts.config, opts.max_violations)
         cached = store.get_result(result_key)
@@ -79,6 +81,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                 restored.warnings = [str(d) for d in program.diagnostics]
                 restored.statistics = Statistics(time=round(time.monotonic() - t0, 3))
                 restored.cache_key = result_key
+                _remember_source(store, program, opts, file_key, restored)
                 return restored
     if opts.predicate_theory not in THEORIES:
         result.reason = f"unknown predicate theory {opts.predicate_theory!r} (available: {', '.join(THEORIES)})"
@@ -87,7 +90,6 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     theory = opts.predicate_theory if "predicate" in opts.config else "bv"
     cpa = make_cpa(program, opts.config, blocks, theory)
     stats = Statistics()
-    file_key = os.path.abspath(program.main_file)
     store_config = opts.config + ("/lia" if theory == "lia" else "")
     persistent = PersistentBlocks(store, program, cpa, blocks, store_config, file_key) \
         if store is not None else None
@@ -132,7 +134,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                     result.warnings.append(f"search for further violations stopped early: {exc.reason}")
                 _finish(result, program, opts, confirmed, stats, t0)
                 if confirmed and exc.reason != "cancelled":
-                    _store(store, persistent, result_key, file_key, opts, result, None)
+                    _store(store, program, persistent, result_key, file_key, opts, result, None)
                 return result
             continue
         except MemoryError:
@@ -169,12 +171,12 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
             result.reason_ref = ["node", node.function, node.canon]
     _finish(result, program, opts, confirmed, stats, t0)
     if result.verdict != "UNKNOWN" or outcome.reason.startswith("refinement made no progress"):
-        _store(store, persistent, result_key, file_key, opts, result, final_prec)
+        _store(store, program, persistent, result_key, file_key, opts, result, final_prec)
     return result
 
 
-def _store(store, persistent, result_key, file_key: str, opts: VerifyOptions, result: VerificationResult,
-           precision: dict | None) -> None:
+def _store(store, program: Program, persistent, result_key, file_key: str, opts: VerifyOptions,
+           result: VerificationResult, precision: dict | None) -> None:
     """Deterministic results go to the cache (a timeout is not one, a confirmed violation is)."""
     if persistent is None or store is None:
         return
@@ -186,6 +188,18 @@ def _store(store, persistent, result_key, file_key: str, opts: VerifyOptions, re
     if result_key is not None:
         store.put_result(result_key, file_key, result.verdict, dump_result(result))
         result.cache_key = result_key
+        _remember_source(store, program, opts, file_key, result)
+
+
+def _remember_source(store, program: Program, opts: VerifyOptions, file_key: str,
+                     result: VerificationResult) -> None:
+    """Let a later process answer the same source before parsing it (cache/unchanged.py)."""
+    if program.source_key is None or opts.initial_precision is not None or opts.extra:
+        return
+    theory = opts.predicate_theory if "predicate" in opts.config else "bv"
+    key = unchanged.run_key(program.source_key, opts.config, theory, opts.max_violations, opts.harness,
+                            opts.extra_search_after_violation)
+    unchanged.remember(store, key, file_key, result)
 
 
 def make_cpa(program: Program, config: str, blocks: dict | None = None, theory: str = "bv") -> CompositeCPA:

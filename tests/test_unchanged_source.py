@@ -130,3 +130,24 @@ def test_headers_are_named_absolutely_wherever_cbam_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     pp = preprocess("p.c", None, PreprocessOptions())
     assert '# 1 "p.c"' in pp and f'"{tmp_path}/lim.h"' in pp
+
+
+def test_an_engine_run_lets_a_new_process_skip_parsing(tmp_path):
+    """The CLI and the engine compute the same key: a result the engine stored (as the
+    editor does) is served to a later `cbam verify` before parsing."""
+    from cbam.engine.cache.store import CacheStore
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+    (tmp_path / "lim.h").write_text(HEADER)
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM)
+    store = CacheStore(tmp_path / "cache")
+    program = load_program(str(src), options=PreprocessOptions(data_model="LP64"))
+    engine = run_deep(lambda: verify_program(program, VerifyOptions(cache=store)))
+    store.close()
+    assert engine.verdict == "FALSE" and engine.cache_key is not None
+    cli, heavy = verify(src, tmp_path / "cache")
+    assert cli["source"] == "cache" and heavy == []
+    assert strip(cli) == strip({**engine.to_json(), "source": "cache"})

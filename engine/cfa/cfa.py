@@ -107,6 +107,7 @@ class Program:
     declared: dict[str, Range | None] = field(default_factory=dict)  # external functions
     func_types: dict = field(default_factory=dict)  # name -> FunctionType, declared or defined
     callgraph: object = None
+    source_key: str | None = None  # content address of what the front end read (frontend.source_key)
 
     def all_functions(self) -> list[FunctionCFA]:
         return [self.start, *self.functions.values()]

@@ -43,6 +43,7 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
         _MEMO.move_to_end(key)
         return _MEMO[key]
     program = _build(path, text, pp, opts, entry)
+    program.source_key = key
     if key is not None:
         _MEMO[key] = program
         while len(_MEMO) > _MEMO_SIZE:
