@@ -132,6 +132,8 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
                 result.reason = exc.reason
                 if confirmed:
                     result.warnings.append(f"search for further violations stopped early: {exc.reason}")
+                if persistent is not None:
+                    stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
                 _finish(result, program, opts, confirmed, stats, t0)
                 if confirmed and exc.reason != "cancelled":
                     _store(store, program, persistent, result_key, file_key, opts, result, None)

@@ -36,7 +36,8 @@ int main(void) {
 def run(src: str, path: Path, store: CacheStore | None, **kw):
     path.write_text(src)
     program = load_program(str(path), options=PreprocessOptions(data_model="LP64"))
-    return run_deep(lambda: verify_program(program, VerifyOptions(cache=store, timeout=30, **kw)))
+    opts = VerifyOptions(cache=store, **{"timeout": 30, **kw})
+    return run_deep(lambda: verify_program(program, opts))
 
 
 
@@ -53,7 +54,7 @@ def test_warm_rerun_comes_from_the_cache(tmp_path, store):
     assert warm.verdict == "TRUE" and warm.source == "cache"
 
 
-def _blocks_analysed(src, p, store):
+def _blocks_analysed(src, p, store, **kw):
     from cbam.engine.analysis import bam as bam_mod
 
     seen: list[str] = []
@@ -65,7 +66,7 @@ def _blocks_analysed(src, p, store):
 
     bam_mod.BAM._fresh = spy
     try:
-        result = run(src, p, store)
+        result = run(src, p, store, **kw)
     finally:
         bam_mod.BAM._fresh = orig
     return result, seen
@@ -234,3 +235,31 @@ def test_cli_cache_commands(tmp_path):
     assert "Result from the summary cache" not in r.stdout
     r = subprocess.run(base + ["verify", "examples/safe.c", "--no-cache"], cwd=ROOT, capture_output=True, text=True)
     assert "Computed fresh." in r.stdout
+
+
+TIMES_OUT = """
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "t.c", 3, "reach_error"); }
+int leaf(int x) { int s = 0; for (int i = 0; i < 50; i++) s += x; return s; }
+int main(void) {
+  int a = leaf(2);
+  unsigned k = 0;
+  while (k < 4000000000u) k++;
+  if (k != 4000000000u || a != 100) reach_error();
+  return 0;
+}
+"""
+
+
+def test_blocks_finished_before_a_timeout_are_kept(tmp_path, store):
+    p = tmp_path / "t.c"
+    first, seen = _blocks_analysed(TIMES_OUT, p, store, timeout=3, config="value")
+    assert first.verdict == "UNKNOWN" and "timeout" in first.reason and "leaf" in seen
+    assert first.statistics.summary_hits == 0
+    assert store.blocks_for_function("leaf")
+    assert store.stats()["results"] == 0  # a timeout is never a cached result
+    # The next run reuses leaf's summaries (full and refined precision) instead of unrolling its
+    # loop again; in the full-precision phase no error path needs leaf's ARG, so it is not rebuilt.
+    second, seen = _blocks_analysed(TIMES_OUT, p, store, timeout=3, config="value")
+    assert second.verdict == "UNKNOWN" and second.statistics.summary_hits >= 2
+    assert seen[:2] == ["__cbam_start", "main"] and seen[2] != "leaf"

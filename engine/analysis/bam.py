@@ -30,7 +30,7 @@ from ..cfa.cfa import Program
 from ..cfa.ir import CallEdge
 from .arg import ARGState
 from .cpa import Block, CompositeCPA
-from .cpa_algorithm import Budget, Successors, run_cpa
+from .cpa_algorithm import Budget, BudgetExceeded, Successors, run_cpa
 
 WIDEN_DELAY = 3  # summary updates joined before widening starts (domains that widen)
 
@@ -111,7 +111,14 @@ class BAM:
             self.stats.fixpoint_iterations += 1
             self.consumed = {}
             self.stack = []
-            result = self.analyse(start, initial, prec)
+            try:
+                result = self.analyse(start, initial, prec)
+            except BudgetExceeded:
+                # Out of time (or cancelled): the blocks completed so far are final unless they
+                # took part in the unfinished recursion iteration; the next run starts from them.
+                self._drop_dependent()
+                self._flush()
+                raise
             if result.targets:
                 # The iteration was cut short: its recursion-dependent entries are incomplete.
                 self._drop_dependent()
