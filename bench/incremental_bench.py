@@ -38,7 +38,7 @@ from cbam.engine.verify import VerifyOptions, run_deep, verify_program  # noqa: 
 LAYERS = [4, 8, 16, 24, 24, 23]  # 99 functions + main; call depth 6
 
 
-def generate(leaf_bound: int = 10, leaf_const: int = 3, main_delta: int = 0) -> str:
+def generate(leaf_bound: int = 10, leaf_const: int = 3, main_delta: int = 0, failing: bool = True) -> str:
     names = [[f"f{li}_{i}" for i in range(n)] for li, n in enumerate(LAYERS)]
     out = ["extern int __VERIFIER_nondet_int(void);",
            "extern void __assert_fail(const char *, const char *, unsigned int, const char *);",
@@ -63,7 +63,8 @@ def generate(leaf_bound: int = 10, leaf_const: int = 3, main_delta: int = 0) -> 
     body += ["  if (r0 > 1000) reach_error();",
              "  if (r1 < -1000) reach_error();",
              "  if (r2 == r2 + 1) reach_error();",
-             "  if (rdown(n) == 2) reach_error();  /* fails: n = 2 */",
+             "  if (rdown(n) == 2) reach_error();  /* fails: n = 2 */" if failing else
+             "  if (rdown(2) != 2) reach_error();",
              "  return 0;", "}"]
     return "\n".join(out + body) + "\n"
 
@@ -115,12 +116,12 @@ def summarise(rows: dict[str, list[tuple[float, dict]]]) -> list[dict]:
     return out
 
 
-def measure_generated(reps: int) -> list[dict]:
-    base = generate()
+def measure_generated(reps: int, failing: bool) -> list[dict]:
+    base = generate(failing=failing)
     scenarios = [
-        ("leaf edit, summary unchanged", generate(leaf_bound=50)),
-        ("leaf edit, summary changed", generate(leaf_const=4)),
-        ("edit of main", generate(main_delta=1)),
+        ("leaf edit, summary unchanged", generate(leaf_bound=50, failing=failing)),
+        ("leaf edit, summary changed", generate(leaf_const=4, failing=failing)),
+        ("edit of main", generate(main_delta=1, failing=failing)),
     ]
     rows: dict[str, list[tuple[float, dict]]] = {}
     for _ in range(reps):
@@ -202,7 +203,9 @@ def main() -> int:
     ap.add_argument("--out", help="also write the report (markdown) here")
     args = ap.parse_args()
     lines = ["## Generated program (100 functions, call depth 6, recursion, one failing assertion)", ""]
-    lines += table(measure_generated(args.reps))
+    lines += table(measure_generated(args.reps, failing=True))
+    lines += ["", "## The same program with every assertion holding", ""]
+    lines += table(measure_generated(args.reps, failing=False))
     if args.tasks and Path(args.svcomp).is_dir():
         for name, rows in measure_svcomp(Path(args.svcomp), args.tasks, args.reps, args.timeout):
             lines += ["", f"## SV-COMP {name}", ""] + table(rows)
