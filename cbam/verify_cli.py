@@ -303,12 +303,11 @@ def _verify_source(source: str, pp, args: argparse.Namespace):
     store = args._cache
     max_violations = 1000 if args.all_violations else 1
     pp_text = preprocess(source, None, pp)
-    key = None
     if store is not None:
         skey = source_key(source, None, pp_text, pp, args.entry)
         if skey is not None:
-            theory = args.predicate_theory if "predicate" in args.config else "bv"
-            key = unchanged.run_key(skey, args.config, theory, max_violations, True, None)
+            # Harness on, no extra search: the options built below.
+            key = unchanged.run_key(skey, args.config, args.predicate_theory, max_violations, True, None)
             t0 = time.monotonic()
             hit = unchanged.lookup(store, key)
             if hit is not None:

@@ -25,6 +25,7 @@ from .analysis.predicate.cpa import PredicateCPA, PredicatePrecision
 from .analysis.predicate.interpolate import PredicateRefiner
 from .analysis.report import build_violation
 from .analysis.result import Statistics, VerificationResult
+from .analysis.smt import set_deadline
 from .cache import unchanged
 from .cache.blockcache import PersistentBlocks
 from .cache.results import dump_result, load_result, program_key
@@ -57,6 +58,14 @@ class VerifyOptions:
 def verify_program(program: Program, options: VerifyOptions | None = None) -> VerificationResult:
     opts = options or VerifyOptions()
     t0 = time.monotonic()
+    set_deadline(None if opts.timeout is None else t0 + opts.timeout)
+    try:
+        return _verify_program(program, opts, t0)
+    finally:
+        set_deadline(None)
+
+
+def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> VerificationResult:
     result = VerificationResult("UNKNOWN", file=program.main_file, config=opts.config,
                                 data_model=program.data_model.name)
     result.warnings = [str(d) for d in program.diagnostics]
@@ -198,8 +207,7 @@ def _remember_source(store, program: Program, opts: VerifyOptions, file_key: str
     """Let a later process answer the same source before parsing it (cache/unchanged.py)."""
     if program.source_key is None or opts.initial_precision is not None or opts.extra:
         return
-    theory = opts.predicate_theory if "predicate" in opts.config else "bv"
-    key = unchanged.run_key(program.source_key, opts.config, theory, opts.max_violations, opts.harness,
+    key = unchanged.run_key(program.source_key, opts.config, opts.predicate_theory, opts.max_violations, opts.harness,
                             opts.extra_search_after_violation)
     unchanged.remember(store, key, file_key, result)
 

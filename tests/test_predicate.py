@@ -262,3 +262,19 @@ def test_cli_lists_the_engine_configurations(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "cbam", "verify", str(f), "--config", "octagon"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_solver_calls_are_cut_to_the_runs_deadline():
+    import time
+
+    from cbam.engine.analysis.smt import set_deadline, solver_timeout
+
+    try:
+        set_deadline(None)
+        assert solver_timeout(20_000) == 20_000
+        set_deadline(time.monotonic() + 0.5)
+        assert 1 <= solver_timeout(20_000) <= 500
+        set_deadline(time.monotonic() - 5)
+        assert solver_timeout(20_000) == 1  # past the deadline: give up at once (callers stay sound)
+    finally:
+        set_deadline(None)

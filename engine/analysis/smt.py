@@ -9,6 +9,8 @@ gcc does, and the report says when the path relies on it.
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass, field
 
 import z3
@@ -33,6 +35,22 @@ from ..cfa.ir import (
     Var,
 )
 from .path import ErrorPath
+
+_run = threading.local()
+
+
+def set_deadline(deadline: float | None) -> None:
+    """The current run's deadline (time.monotonic), for this analysis thread's solver calls."""
+    _run.deadline = deadline
+
+
+def solver_timeout(ms: int) -> int:
+    """A solver call's timeout, cut to the run's remaining time: a single query must not
+    carry a run past its deadline (its callers treat "unknown" soundly)."""
+    deadline = getattr(_run, "deadline", None)
+    if deadline is None:
+        return max(1, ms)
+    return max(1, min(ms, int((deadline - time.monotonic()) * 1000)))
 
 
 def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
@@ -357,7 +375,7 @@ def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000) -> F
     except EncodingUnsupported as u:
         return Feasibility("unsupported", reason=u.what, unsupported_range=u.range)
     solver = z3.SolverFor("QF_BV")
-    solver.set("timeout", max(1, timeout_ms))
+    solver.set("timeout", solver_timeout(timeout_ms))
     solver.add(*enc.constraints)
     res = solver.check()
     if res == z3.unsat:

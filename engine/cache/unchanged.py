@@ -25,8 +25,9 @@ from ..frontend.errors import Range
 from .store import CacheStore
 
 
-def run_key(source_key: str, config: str, theory: str, max_violations: int, harness: bool,
+def run_key(source_key: str, config: str, predicate_theory: str, max_violations: int, harness: bool,
             extra_search: float | None) -> str:
+    theory = predicate_theory if "predicate" in config else "bv"  # the only theory without predicates
     material = [__version__, source_key, config, theory, max_violations, harness, extra_search]
     return hashlib.sha256(json.dumps(material).encode()).hexdigest()
 

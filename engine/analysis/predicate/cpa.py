@@ -25,6 +25,7 @@ from ...cfa.cfa import CFANode, FunctionCFA, Program
 from ...cfa.ctype import IntType
 from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, Edge, ExternalCallEdge, ReturnEdge, Var
 from ..cpa import CPA, Block
+from ..smt import solver_timeout
 from .atoms import Atom, atom_from_json, atom_to_c, atom_to_json, atom_to_z3, base_var
 from .formula import SegmentEncoder, Theory, old
 
@@ -194,7 +195,7 @@ class PredicateCPA(CPA):
     def abstract(self, constraints: list[z3.BoolRef], atoms: tuple[Atom, ...], term) -> PredState | None:
         """The Boolean abstraction of ``constraints`` over ``atoms`` (None if unsatisfiable)."""
         solver = z3.Solver()
-        solver.set("timeout", self.timeout_ms)
+        solver.set("timeout", solver_timeout(self.timeout_ms))
         solver.add(*constraints)
         if not atoms:
             r = solver.check()
@@ -222,7 +223,7 @@ class PredicateCPA(CPA):
 
     def _cartesian(self, constraints, atoms, zs) -> PredState:
         solver = z3.Solver()
-        solver.set("timeout", self.timeout_ms)
+        solver.set("timeout", solver_timeout(self.timeout_ms))
         solver.add(*constraints)
         cube: list[bool | None] = []
         for z in zs:

@@ -28,6 +28,7 @@ import z3
 from ...cfa.cfa import CFANode, Program
 from ...cfa.ir import CallEdge, Var
 from ..path import ErrorPath
+from ..smt import solver_timeout
 from .atoms import Atom, atom_vars, atoms_of
 from .cpa import PredicateCPA, PredicatePrecision
 from .formula import SegmentEncoder, Theory, old
@@ -177,7 +178,7 @@ def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] |
     nodes = _post_order(root)
     fp = z3.Fixedpoint()
     fp.set(engine="spacer")
-    fp.set("timeout", timeout_ms)
+    fp.set("timeout", solver_timeout(timeout_ms))
     rels: dict[int, z3.FuncDeclRef] = {}
     for i, n in enumerate(nodes):
         rels[id(n)] = z3.Function(f"R{i}", *[a.sort() for a in n.args], z3.BoolSort())
@@ -263,7 +264,7 @@ def weakest_interpolants(root: TNode, timeout_ms: int, check: Callable[[], None]
             s |= below[id(c)]
         below[id(n)] = s
     out: dict[int, z3.BoolRef] = {}
-    qe = z3.TryFor(z3.Then(z3.Tactic("simplify"), z3.Tactic("qe"), z3.Tactic("simplify")), timeout_ms)
+    qe = z3.TryFor(z3.Then(z3.Tactic("simplify"), z3.Tactic("qe"), z3.Tactic("simplify")), solver_timeout(timeout_ms))
     for n in nodes:
         if n is root:
             continue
