@@ -38,7 +38,8 @@ from cbam.engine.verify import VerifyOptions, run_deep, verify_program  # noqa: 
 LAYERS = [4, 8, 16, 24, 24, 23]  # 99 functions + main; call depth 6
 
 
-def generate(leaf_bound: int = 10, leaf_const: int = 3, main_delta: int = 0, failing: bool = True) -> str:
+def generate(leaf_bound: int = 10, leaf_const: int = 3, main_delta: int = 0, failing: bool = True,
+             check_const: int = 1000) -> str:
     names = [[f"f{li}_{i}" for i in range(n)] for li, n in enumerate(LAYERS)]
     out = ["extern int __VERIFIER_nondet_int(void);",
            "extern void __assert_fail(const char *, const char *, unsigned int, const char *);",
@@ -60,7 +61,7 @@ def generate(leaf_bound: int = 10, leaf_const: int = 3, main_delta: int = 0, fai
     body = ["int main(void) {", "  int n = __VERIFIER_nondet_int();", "  if (n < 0) n = 0;", "  if (n > 2) n = 2;"]
     for i, nm in enumerate(names[0]):
         body.append(f"  int r{i} = {nm}({i + main_delta});")
-    body += ["  if (r0 > 1000) reach_error();",
+    body += [f"  if (r0 > {check_const}) reach_error();",
              "  if (r1 < -1000) reach_error();",
              "  if (r2 == r2 + 1) reach_error();",
              "  if (rdown(n) == 2) reach_error();  /* fails: n = 2 */" if failing else
@@ -121,7 +122,8 @@ def measure_generated(reps: int, failing: bool) -> list[dict]:
     scenarios = [
         ("leaf edit, summary unchanged", generate(leaf_bound=50, failing=failing)),
         ("leaf edit, summary changed", generate(leaf_const=4, failing=failing)),
-        ("edit of main", generate(main_delta=1, failing=failing)),
+        ("edit of main: one check's constant", generate(check_const=1001, failing=failing)),
+        ("edit of main: every call's argument", generate(main_delta=1, failing=failing)),
     ]
     rows: dict[str, list[tuple[float, dict]]] = {}
     for _ in range(reps):

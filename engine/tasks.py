@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-import yaml
-
 from .frontend.errors import Diagnostic, FrontendError
 
 UNREACH_CALL = "unreach-call"
@@ -23,6 +21,8 @@ class Task:
 
 
 def load_task(path: str) -> Task:
+    import yaml  # only task files need it; plain sources start faster without
+
     try:
         with open(path, encoding="utf-8") as fh:
             data = yaml.safe_load(fh)

@@ -124,6 +124,8 @@ class CompositeCPA:
     def __init__(self, components: list[CPA]):
         self.components = components
         self.names = [c.name for c in components]
+        # Components whose precision operator is not the identity (most are): prec runs per state.
+        self._prec_idx = [i for i, c in enumerate(components) if type(c).prec is not CPA.prec]
 
     def location(self, state: tuple) -> CFANode:
         return state[0]
@@ -192,7 +194,15 @@ class CompositeCPA:
         return out
 
     def prec(self, state: tuple, prec: dict, node: CFANode) -> tuple:
-        return tuple(c.prec(s, prec.get(c.name), node) for c, s in zip(self.components, state))
+        out = None
+        for i in self._prec_idx:
+            c = self.components[i]
+            s = c.prec(state[i], prec.get(c.name), node)
+            if s is not state[i]:
+                if out is None:
+                    out = list(state)
+                out[i] = s
+        return state if out is None else tuple(out)
 
     def reduce(self, state: tuple, block: Block, prec: dict) -> tuple:
         return tuple(c.reduce(s, block, prec.get(c.name)) for c, s in zip(self.components, state))
