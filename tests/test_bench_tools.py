@@ -1,0 +1,37 @@
+"""The benchmark scripts' own logic: the generated program and the comparison table."""
+
+from __future__ import annotations
+
+import sys
+
+from .conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import svcomp_compare  # noqa: E402
+
+
+def _row(task: str, expected: str, result: str, score: int) -> dict:
+    return {"task": task, "expected": expected, "result": result, "score": score}
+
+
+def test_compare_counts_correct_wrong_and_gains():
+    base = {r["task"]: r for r in [_row("c/rec/a.yml", "true", "UNKNOWN", 0), _row("c/rec/b.yml", "false", "FALSE", 1),
+                                   _row("c/loops/c.yml", "true", "TRUE", 2)]}
+    other = {r["task"]: r for r in [_row("c/rec/a.yml", "true", "TRUE", 2), _row("c/rec/b.yml", "false", "TRUE", -32),
+                                    _row("c/loops/c.yml", "true", "TRUE", 2)]}
+    out = svcomp_compare.compare([("value", base), ("other", other)])
+    assert "| rec | 1 (0/1) 1 | 1 (1/0) -30 |" in out
+    assert "| TOTAL | 2 (1/1) 3 | 2 (2/0) -28 |" in out
+    assert "| wrong verdicts | 0 | 1 |" in out
+    assert "other decides, value does not: a" in out
+
+
+def test_generated_program_has_the_promised_shape():
+    import incremental_bench
+
+    src = incremental_bench.generate()
+    assert src.count("int f") == sum(incremental_bench.LAYERS)
+    assert "rdown(n - 1)" in src and src.count("reach_error();") == 4
+    assert incremental_bench.generate(failing=False) != src
+    assert incremental_bench.generate(check_const=1001).count("1001") == 1
