@@ -82,7 +82,8 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
     result_key = None
     file_key = os.path.abspath(program.main_file)
     if store is not None:
-        result_key = program_key(program, opts.config, opts.max_violations)
+        # A result computed without test harnesses (the editor's) must not answer a run that wants them.
+        result_key = program_key(program, opts.config, opts.max_violations, extra=["harness", opts.harness])
         cached = store.get_result(result_key)
         if cached is not None:
             restored = load_result(cached, program)

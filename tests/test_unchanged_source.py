@@ -151,3 +151,23 @@ def test_an_engine_run_lets_a_new_process_skip_parsing(tmp_path):
     cli, heavy = verify(src, tmp_path / "cache")
     assert cli["source"] == "cache" and heavy == []
     assert strip(cli) == strip({**engine.to_json(), "source": "cache"})
+
+
+def test_a_result_without_harnesses_does_not_answer_a_run_that_wants_one(tmp_path):
+    from cbam.engine.cache.store import CacheStore
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+    (tmp_path / "lim.h").write_text(HEADER)
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM)
+    store = CacheStore(tmp_path / "cache")
+    program = load_program(str(src), options=PreprocessOptions(data_model="LP64"))
+    editor = run_deep(lambda: verify_program(program, VerifyOptions(cache=store, harness=False)))
+    store.close()
+    assert editor.verdict == "FALSE" and editor.violations[0].harness is None
+    harness = tmp_path / "h.c"
+    p = subprocess.run([sys.executable, "-m", "cbam", "verify", str(src), "--cache-dir", str(tmp_path / "cache"),
+                        "--harness", str(harness)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "FALSE" in p.stdout and harness.exists() and "__VERIFIER_nondet_int" in harness.read_text()
