@@ -89,6 +89,7 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             out.unsupported_range = feas.unsupported_range
             return out
         if feas.status == "unknown":
+            budget.check()  # a solver cut short by the run's deadline: that is a timeout, say so
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = f"an error path could not be confirmed: {feas.reason}"
             return out
