@@ -278,3 +278,26 @@ def test_solver_calls_are_cut_to_the_runs_deadline():
         assert solver_timeout(20_000) == 1  # past the deadline: give up at once (callers stay sound)
     finally:
         set_deadline(None)
+
+
+def test_a_run_ends_at_its_timeout_as_a_timeout_and_is_not_cached(tmp_path):
+    """gsv2008 keeps the predicate abstraction's solver busy: before solver calls were cut to the
+    run's deadline it overran a 5 s timeout by 7 s, and a refinement starved by the deadline was
+    reported (and cached) as "no progress"."""
+    import time
+
+    from cbam.engine.cache.store import CacheStore
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.tasks import load_task
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+    task = load_task(str(SVCOMP / "c" / "loop-lit" / "gsv2008.yml"))
+    program = load_program(task.input_file, options=PreprocessOptions(data_model=task.data_model))
+    store = CacheStore(tmp_path / "cache")
+    t0 = time.monotonic()
+    result = run_deep(lambda: verify_program(program, VerifyOptions(timeout=5, cache=store)))
+    elapsed = time.monotonic() - t0
+    assert result.verdict == "UNKNOWN" and result.reason == "timeout"
+    assert elapsed < 5 + 3
+    assert store.stats()["results"] == 0

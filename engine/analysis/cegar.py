@@ -19,7 +19,7 @@ from ..cfa.cfa import Program
 from .bam import BAM, AnalysisUnsupported
 from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, reconstruct
-from .smt import Feasibility, check_path
+from .smt import Feasibility, check_path, past_deadline
 
 
 class Refiner(Protocol):
@@ -89,7 +89,10 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             out.unsupported_range = feas.unsupported_range
             return out
         if feas.status == "unknown":
-            budget.check()  # a solver cut short by the run's deadline: that is a timeout, say so
+            # A solver cut short by the run's deadline: that is a timeout, say so.
+            if past_deadline():
+                raise BudgetExceeded("timeout")
+            budget.check()
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = f"an error path could not be confirmed: {feas.reason}"
             return out
@@ -103,6 +106,9 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
         signature = tuple((s.kind, id(s.edge)) for s in path.steps)
         new_prec, why = refiner.refine(program, path, prec, budget.check)
         if new_prec is None:
+            if past_deadline():
+                # Its solvers were cut short by the deadline: a timeout, not a (cacheable) dead end.
+                raise BudgetExceeded("timeout")
             out.status = "unsafe" if out.confirmed else "unknown"
             out.reason = f"refinement made no progress: {why}"
             out.reason_node = path.error_node

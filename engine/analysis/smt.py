@@ -44,6 +44,11 @@ def set_deadline(deadline: float | None) -> None:
     _run.deadline = deadline
 
 
+def past_deadline() -> bool:
+    deadline = getattr(_run, "deadline", None)
+    return deadline is not None and time.monotonic() >= deadline
+
+
 def solver_timeout(ms: int) -> int:
     """A solver call's timeout, cut to the run's remaining time: a single query must not
     carry a run past its deadline (its callers treat "unknown" soundly)."""

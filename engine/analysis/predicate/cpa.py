@@ -206,6 +206,7 @@ class PredicateCPA(CPA):
             solver.add(b == z)
         cubes: set[Cube] = set()
         while True:
+            solver.set("timeout", solver_timeout(self.timeout_ms))  # each model search, not the loop
             r = solver.check()
             if r == z3.unsat:
                 break
@@ -227,6 +228,7 @@ class PredicateCPA(CPA):
         solver.add(*constraints)
         cube: list[bool | None] = []
         for z in zs:
+            solver.set("timeout", solver_timeout(self.timeout_ms))
             if solver.check(z3.Not(z)) == z3.unsat:
                 cube.append(True)
             elif solver.check(z) == z3.unsat:
