@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from cbam.engine.analysis.summaries import describe_entry, describe_exit
+from cbam.engine.analysis.summaries import block_row, calls_relation
 
 
 class SummaryReader:
@@ -48,14 +48,16 @@ def format_hover(f: dict[str, Any], result: dict[str, Any] | None, blocks: list[
     newest = 0.0
     params = f.get("params", [])
     for b in blocks[:12]:
-        entry = describe_entry(b["entry"], name, params)
-        exits = list(dict.fromkeys(describe_exit(x, name) for x in b["exits"])) or ["never returns"]
-        lines.append(f"| `{entry}` | `{' or '.join(exits[:4])}{' or …' if len(exits) > 4 else ''}` |")
+        entry, post = block_row(name, params, b)
+        lines.append(f"| `{entry}` | `{post if len(post) <= 160 else post[:157] + '...'}` |")
         total_states += b.get("states", 0)
         total_ms += 1000 * b.get("seconds", 0.0)
         newest = max(newest, b.get("created", 0.0))
     if len(blocks) > 12:
         lines.append(f"| … {len(blocks) - 12} more contexts | |")
+    rel = calls_relation(name, params, blocks)
+    if rel is not None:
+        lines.append(f"\nOn all {len(blocks)} analysed calls: `{rel}`")
     age = time.time() - newest if newest else 0
     when = f"{age:.0f} s ago" if age < 120 else f"{age / 60:.0f} min ago" if age < 7200 else f"{age / 3600:.0f} h ago"
     lines.append("")

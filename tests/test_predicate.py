@@ -301,3 +301,41 @@ def test_a_run_ends_at_its_timeout_as_a_timeout_and_is_not_cached(tmp_path):
     assert result.verdict == "UNKNOWN" and result.reason == "timeout"
     assert elapsed < 5 + 3
     assert store.stats()["results"] == 0
+
+
+def test_every_true_sum_task_is_proven_with_result_equal_n_plus_m(tmp_path):
+    """Issue 7's acceptance: the recursive-simple/sum_* true tasks are TRUE under the default
+    configuration, and `cbam summary` states \\result == n + m for sum (directly as a predicate
+    summary, or as what all of the concrete summaries of the calls agree on)."""
+    import csv
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    with open(SVCOMP / "INDEX.tsv") as fh:
+        tasks = [r for r in csv.DictReader(fh, delimiter="\t")
+                 if "recursive-simple/sum_" in r["task_yml_path"] and r["expected_verdict"] == "true"]
+    assert len(tasks) == 6
+    for r in tasks:
+        out = subprocess.run([sys.executable, "-m", "cbam", "summary", str(SVCOMP / r["source_file"]), "--function",
+                              "sum", "--data-model", r["data_model"], "--no-cache"],
+                             capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert "Verification result: TRUE" in out.stdout, (r["task_yml_path"], out.stdout[-300:])
+        assert any(rel in out.stdout for rel in ("\\result == n + m", "\\result == m + n")), out.stdout
+
+
+def test_calls_relation_fits_only_what_every_call_satisfies():
+    from cbam.engine.analysis.summaries import calls_relation
+
+    def block(n: int, m: int, res: int) -> dict:
+        return {"entry": [{"f::n": n, "f::m": m}], "exits": [[{"f::__retval": res}]]}
+
+    assert calls_relation("f", ["n", "m"], [block(i, 10 - i, 10) for i in range(4)]) == "\\result == n + m"
+    assert calls_relation("f", ["n", "m"], [block(i, 3, i - 3) for i in range(4)]) == "\\result == n - 3"
+    assert calls_relation("f", ["n", "m"], [block(i, 1, i * i) for i in range(4)]) is None  # not linear
+    assert calls_relation("f", ["n", "m"], [block(1, 2, 3), block(2, 2, 4)]) is None  # too few calls
+    nondet = [block(i, 0, i) for i in range(3)] + [{"entry": [{"f::n": 5, "f::m": 0}],
+                                                   "exits": [[{"f::__retval": 5}], [{"f::__retval": 6}]]}]
+    assert calls_relation("f", ["n", "m"], nondet) is None  # one call with two results

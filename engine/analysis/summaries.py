@@ -6,6 +6,8 @@ value domain or ``true  ==>  0 <= \\result <= 255`` for intervals.
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import Any
 
 RESULT = "::__retval"
@@ -89,21 +91,79 @@ def _weakest(exits: list[Any], fn: str) -> list[Any]:
     return keep
 
 
-def summary_lines(fn: str, params: list[str], blocks: list[dict[str, Any]]) -> list[str]:
-    """One line per entry context; several exits are alternatives (those implied by another are left out)."""
-    lines = []
+def block_row(fn: str, params: list[str], b: dict[str, Any]) -> tuple[str, str]:
+    """(entry context, exit) of one block abstraction; several exits are alternatives (those
+    implied by another are left out)."""
+    exits = list(dict.fromkeys(describe_exit(x, fn) for x in _weakest(b["exits"], fn))) or ["false (never returns)"]
+    if "true" in exits:
+        exits = ["true"]  # one unconstrained exit subsumes the others
+    elif len(exits) > 1 and all("||" not in e for e in exits) and \
+            all(FORMULA in _facts(x) for x in b["exits"]):
+        # Predicate summaries list many exits; show what all of them agree on (a consequence
+        # of their disjunction, so still a true summary).
+        parts = [e.split(" && ") for e in exits]
+        common = [c for c in parts[0] if all(c in p for p in parts[1:])]
+        if common:
+            exits = [" && ".join(common)]
+    post = exits[0] if len(exits) == 1 else " || ".join(f"({e})" for e in exits)
+    return describe_entry(b["entry"], fn, params), post
+
+
+def calls_relation(fn: str, params: list[str], blocks: list[dict[str, Any]]) -> str | None:
+    """A relation between \\result and the parameters that every analysed call satisfies.
+
+    Each block abstraction is proven for its entry context, so what all of them imply holds for
+    every call the program makes (not for arbitrary arguments). Predicate summaries state such
+    relations directly; for concrete (value) summaries the relation is
+    ``\\result == sum(c * param) + k`` with c in {-1, 0, 1}, fitted to at least three distinct
+    calls, preferring no constant and then fewer terms.
+    """
+    if len(blocks) < 2:
+        return None
+    posts = [block_row(fn, params, b)[1] for b in blocks]
+    if all("||" not in p for p in posts):
+        common = set.intersection(*(set(p.split(" && ")) for p in posts))
+        rel = sorted(c for c in common if "\\result" in c and any(re.search(rf"\b{re.escape(q)}\b", c)
+                                                                   for q in params))
+        if rel:
+            return " && ".join(rel)
+    points = []
     for b in blocks:
-        exits = list(dict.fromkeys(describe_exit(x, fn) for x in _weakest(b["exits"], fn))) or ["false (never returns)"]
-        if "true" in exits:
-            exits = ["true"]  # one unconstrained exit subsumes the others
-        elif len(exits) > 1 and all("||" not in e for e in exits) and \
-                all(FORMULA in _facts(x) for x in b["exits"]):
-            # Predicate summaries list many exits; show what all of them agree on (a consequence
-            # of their disjunction, so still a true summary).
-            parts = [e.split(" && ") for e in exits]
-            common = [c for c in parts[0] if all(c in p for p in parts[1:])]
-            if common:
-                exits = [" && ".join(common)]
-        post = exits[0] if len(exits) == 1 else " || ".join(f"({e})" for e in exits)
-        lines.append(f"{describe_entry(b['entry'], fn, params)}  ==>  {post}")
+        entry = _facts(b["entry"])
+        args = [entry.get(f"{fn}::{q}") for q in params]
+        results = {_facts(x).get(fn + RESULT) for x in b["exits"]}
+        if len(results) != 1 or not all(isinstance(v, int) for v in [*args, *results]):
+            return None
+        points.append((args, results.pop()))
+    if len({tuple(a) for a, _ in points}) < 3:
+        return None
+    varying = [i for i in range(len(params)) if len({a[i] for a, _ in points}) > 1]
+    best = None
+    for coefs in itertools.product((-1, 0, 1), repeat=len(varying)):
+        if not any(coefs):
+            continue
+        ks = {r - sum(c * a[i] for c, i in zip(coefs, varying)) for a, r in points}
+        if len(ks) == 1:
+            k = ks.pop()
+            rank = (k != 0, sum(1 for c in coefs if c), sum(1 for c in coefs if c < 0))
+            if best is None or rank < best[0]:
+                best = (rank, coefs, k)
+    if best is None:
+        return None
+    _, coefs, k = best
+    terms = [(c, params[i]) for c, i in zip(coefs, varying) if c]
+    text = " ".join(("- " if c < 0 else "+ " if j else "") + name for j, (c, name) in enumerate(terms)).strip()
+    if text.startswith("- "):
+        text = "-" + text[2:]
+    if k:
+        text += f" {'+' if k > 0 else '-'} {abs(k)}"
+    return f"\\result == {text}"
+
+
+def summary_lines(fn: str, params: list[str], blocks: list[dict[str, Any]]) -> list[str]:
+    """One line per entry context, then what every analysed call satisfies (if anything)."""
+    lines = [f"{entry}  ==>  {post}" for entry, post in (block_row(fn, params, b) for b in blocks)]
+    rel = calls_relation(fn, params, blocks)
+    if rel is not None:
+        lines.append(f"on all {len(blocks)} analysed calls: {rel}")
     return lines
