@@ -339,3 +339,20 @@ def test_calls_relation_fits_only_what_every_call_satisfies():
     nondet = [block(i, 0, i) for i in range(3)] + [{"entry": [{"f::n": 5, "f::m": 0}],
                                                    "exits": [[{"f::__retval": 5}], [{"f::__retval": 6}]]}]
     assert calls_relation("f", ["n", "m"], nondet) is None  # one call with two results
+
+
+def test_learned_predicates_are_stored_and_reused_after_an_edit(tmp_path):
+    """Predicates are per function location and live in the persistent cache as learned
+    precision: after an edit of main, sum's analysis starts from them and needs no refinement."""
+    from cbam.engine.cache.store import CacheStore
+
+    store = CacheStore(tmp_path / "cache")
+    first = verify_src(SUM, tmp_path, data_model="ILP32", config="predicate", cache=store)
+    assert first.verdict == "TRUE" and first.statistics.refinements >= 1
+    saved = store.get_precision(str((tmp_path / "prog.c").resolve()), "predicate")
+    learned = PredicatePrecision.from_json(saved["predicate"])
+    atoms = [a for v in learned.at_node.values() for a in v]
+    assert make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0) in atoms
+    edited = SUM.replace("if (s != a + b)", "if (s != b + a)")
+    second = verify_src(edited, tmp_path, data_model="ILP32", config="predicate", cache=store)
+    assert second.verdict == "TRUE" and second.source == "fresh" and second.statistics.refinements == 0
