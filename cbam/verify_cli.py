@@ -299,26 +299,23 @@ def _verify_source(source: str, pp, args: argparse.Namespace):
     from cbam.engine.cache import unchanged
     from cbam.engine.frontend.preprocess import preprocess
     from cbam.engine.frontend.source_key import source_key
+    from cbam.engine.options import VerifyOptions
 
     store = args._cache
-    max_violations = 1000 if args.all_violations else 1
+    opts = VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
+                         max_violations=1000 if args.all_violations else 1, cache=store)
     pp_text = preprocess(source, None, pp)
     if store is not None:
-        skey = source_key(source, None, pp_text, pp, args.entry)
-        if skey is not None:
-            # Harness on, no extra search: the options built below.
-            key = unchanged.run_key(skey, args.config, args.predicate_theory, max_violations, True, None)
-            t0 = time.monotonic()
-            hit = unchanged.lookup(store, key)
-            if hit is not None:
-                hit.statistics.time = round(time.monotonic() - t0, 3)
-                return hit
+        t0 = time.monotonic()
+        key = unchanged.run_key(source_key(source, None, pp_text, pp, args.entry), opts)
+        hit = unchanged.lookup(store, key) if key is not None else None
+        if hit is not None:
+            hit.statistics.time = round(time.monotonic() - t0, 3)
+            return hit
 
     from cbam.engine.frontend.load import load_program
-    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+    from cbam.engine.verify import run_deep, verify_program
 
-    opts = VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
-                         max_violations=max_violations, cache=store)
     program = load_program(source, options=pp, entry=args.entry, preprocessed=pp_text)
     # verify_program files the result under the same run key (program.source_key).
     return run_deep(lambda: verify_program(program, opts))

@@ -6,7 +6,6 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 
 from .analysis.bam import BAM
 from .analysis.blocks import build_blocks
@@ -35,24 +34,10 @@ from .frontend.errors import FrontendError
 from .frontend.load import load_program
 from .frontend.preprocess import PreprocessOptions
 from .limits import limit_memory
+from .options import VerifyOptions
 
 CONFIGS = ("value", "interval", "predicate", "value+predicate")
 THEORIES = ("bv", "lia")
-
-
-@dataclass
-class VerifyOptions:
-    config: str = "value+predicate"
-    timeout: float | None = 60.0
-    max_violations: int = 1
-    order: str = "dfs"
-    harness: bool = True
-    cancel: object = None  # callable returning True when the run should stop
-    extra_search_after_violation: float | None = None  # seconds for further violations after the first
-    initial_precision: ValuePrecision | None = None
-    cache: object = None  # cache.store.CacheStore, or None for no persistent cache
-    predicate_theory: str = "bv"  # path formulas of the predicate analysis: "bv" (exact) or "lia" (checked)
-    extra: dict = field(default_factory=dict)
 
 
 def verify_program(program: Program, options: VerifyOptions | None = None) -> VerificationResult:
@@ -206,11 +191,9 @@ def _store(store, program: Program, persistent, result_key, file_key: str, opts:
 def _remember_source(store, program: Program, opts: VerifyOptions, file_key: str,
                      result: VerificationResult) -> None:
     """Let a later process answer the same source before parsing it (cache/unchanged.py)."""
-    if program.source_key is None or opts.initial_precision is not None or opts.extra:
-        return
-    key = unchanged.run_key(program.source_key, opts.config, opts.predicate_theory, opts.max_violations, opts.harness,
-                            opts.extra_search_after_violation)
-    unchanged.remember(store, key, file_key, result)
+    key = unchanged.run_key(program.source_key, opts)
+    if key is not None:
+        unchanged.remember(store, key, file_key, result)
 
 
 def make_cpa(program: Program, config: str, blocks: dict | None = None, theory: str = "bv") -> CompositeCPA:

@@ -41,6 +41,14 @@ def verify(path: Path, cache: Path, *extra: str) -> tuple[dict, list[str]]:
     return json.loads(p.stdout), probe["heavy"]
 
 
+def project(tmp_path: Path, program: str = PROGRAM) -> tuple[Path, Path]:
+    """p.c including lim.h, and where its cache goes."""
+    (tmp_path / "lim.h").write_text(HEADER)
+    src = tmp_path / "p.c"
+    src.write_text(program)
+    return src, tmp_path / "cache"
+
+
 def strip(data: dict) -> dict:
     return {k: v for k, v in data.items() if k not in ("statistics", "source")}
 
@@ -50,10 +58,7 @@ def error_lines(data: dict) -> list[tuple[int, int]]:
 
 
 def test_unchanged_source_is_answered_without_parsing(tmp_path):
-    (tmp_path / "lim.h").write_text(HEADER)
-    src = tmp_path / "p.c"
-    src.write_text(PROGRAM)
-    cache = tmp_path / "cache"
+    src, cache = project(tmp_path)
     cold, heavy_cold = verify(src, cache)
     assert cold["verdict"] == "FALSE" and cold["source"] == "fresh" and "pycparser" in heavy_cold
     # The error path is the one through v == 7, w == 8 (line 9), with the input 7.
@@ -67,10 +72,7 @@ def test_unchanged_source_is_answered_without_parsing(tmp_path):
 
 
 def test_changes_that_keep_the_preprocessed_text_still_move_ranges(tmp_path):
-    (tmp_path / "lim.h").write_text(HEADER)
-    src = tmp_path / "p.c"
-    src.write_text(PROGRAM)
-    cache = tmp_path / "cache"
+    src, cache = project(tmp_path)
     verify(src, cache)
     # A longer comment: the preprocessor's output is the same, the column of the check is not.
     src.write_text(PROGRAM.replace("/*c*/", "/* a longer comment */"))
@@ -79,10 +81,7 @@ def test_changes_that_keep_the_preprocessed_text_still_move_ranges(tmp_path):
 
 
 def test_header_edit_is_recomputed(tmp_path):
-    (tmp_path / "lim.h").write_text(HEADER)
-    src = tmp_path / "p.c"
-    src.write_text(PROGRAM.replace("if (v == 7) { int w = v + 1; if (w/*c*/== 8) reach_error(); }", ""))
-    cache = tmp_path / "cache"
+    src, cache = project(tmp_path, PROGRAM.replace("if (v == 7) { int w = v + 1; if (w/*c*/== 8) reach_error(); }", ""))
     first, _ = verify(src, cache)
     assert first["verdict"] == "TRUE"
     again, heavy = verify(src, cache)
@@ -95,10 +94,7 @@ def test_header_edit_is_recomputed(tmp_path):
 
 
 def test_options_and_clearing_retire_the_shortcut(tmp_path):
-    (tmp_path / "lim.h").write_text(HEADER)
-    src = tmp_path / "p.c"
-    src.write_text(PROGRAM)
-    cache = tmp_path / "cache"
+    src, cache = project(tmp_path)
     verify(src, cache)
     other, heavy = verify(src, cache, "--config", "value")
     assert other["source"] == "fresh" and other["config"] == "value" and heavy
@@ -122,10 +118,9 @@ def sources(cache: Path) -> int:
 def test_headers_are_named_absolutely_wherever_cbam_runs(tmp_path, monkeypatch):
     from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
 
-    (tmp_path / "lim.h").write_text(HEADER)
-    (tmp_path / "p.c").write_text(PROGRAM)
+    src, _ = project(tmp_path)
     monkeypatch.chdir(ROOT)
-    pp = preprocess(str(tmp_path / "p.c"), None, PreprocessOptions())
+    pp = preprocess(str(src), None, PreprocessOptions())
     assert f'"{tmp_path}/lim.h"' in pp and '"lim.h"' not in pp
     monkeypatch.chdir(tmp_path)
     pp = preprocess("p.c", None, PreprocessOptions())
@@ -140,15 +135,13 @@ def test_an_engine_run_lets_a_new_process_skip_parsing(tmp_path):
     from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
-    (tmp_path / "lim.h").write_text(HEADER)
-    src = tmp_path / "p.c"
-    src.write_text(PROGRAM)
-    store = CacheStore(tmp_path / "cache")
+    src, cache = project(tmp_path)
+    store = CacheStore(cache)
     program = load_program(str(src), options=PreprocessOptions(data_model="LP64"))
     engine = run_deep(lambda: verify_program(program, VerifyOptions(cache=store)))
     store.close()
     assert engine.verdict == "FALSE" and engine.cache_key is not None
-    cli, heavy = verify(src, tmp_path / "cache")
+    cli, heavy = verify(src, cache)
     assert cli["source"] == "cache" and heavy == []
     assert strip(cli) == strip({**engine.to_json(), "source": "cache"})
 
@@ -159,15 +152,13 @@ def test_a_result_without_harnesses_does_not_answer_a_run_that_wants_one(tmp_pat
     from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
-    (tmp_path / "lim.h").write_text(HEADER)
-    src = tmp_path / "p.c"
-    src.write_text(PROGRAM)
-    store = CacheStore(tmp_path / "cache")
+    src, cache = project(tmp_path)
+    store = CacheStore(cache)
     program = load_program(str(src), options=PreprocessOptions(data_model="LP64"))
     editor = run_deep(lambda: verify_program(program, VerifyOptions(cache=store, harness=False)))
     store.close()
     assert editor.verdict == "FALSE" and editor.violations[0].harness is None
     harness = tmp_path / "h.c"
-    p = subprocess.run([sys.executable, "-m", "cbam", "verify", str(src), "--cache-dir", str(tmp_path / "cache"),
+    p = subprocess.run([sys.executable, "-m", "cbam", "verify", str(src), "--cache-dir", str(cache),
                         "--harness", str(harness)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert "FALSE" in p.stdout and harness.exists() and "__VERIFIER_nondet_int" in harness.read_text()

@@ -22,13 +22,18 @@ from cbam import __version__
 
 from ..analysis.result import InputReport, PathStepReport, Statistics, VerificationResult, Violation
 from ..frontend.errors import Range
+from ..options import VerifyOptions
 from .store import CacheStore
 
 
-def run_key(source_key: str, config: str, predicate_theory: str, max_violations: int, harness: bool,
-            extra_search: float | None) -> str:
-    theory = predicate_theory if "predicate" in config else "bv"  # the only theory without predicates
-    material = [__version__, source_key, config, theory, max_violations, harness, extra_search]
+def run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
+    """The key of a run on a source, from every option that decides its result (None: a run
+    this shortcut does not serve, e.g. one seeded with a precision)."""
+    if source_key is None or opts.initial_precision is not None or opts.extra:
+        return None
+    theory = opts.predicate_theory if "predicate" in opts.config else "bv"  # the only theory without predicates
+    material = [__version__, source_key, opts.config, theory, opts.max_violations, opts.harness,
+                opts.extra_search_after_violation]
     return hashlib.sha256(json.dumps(material).encode()).hexdigest()
 
 

@@ -169,24 +169,22 @@ def atom_to_z3(a: Atom, term: Callable[[str], z3.ExprRef], types: Callable[[str]
             (items[0][1] * term(items[0][0]) if items[0][1] != 1 else term(items[0][0]))
         return s == const if op == "==" else s <= const
     if op == "==":
+        # modular equality at the widest operand's width
         w = max(types(v).bits for v, _ in items)
-        parts = []
-        for v, c in items:
-            x = extend(term(v), types(v), w)
-            parts.append(x if c == 1 else z3.BitVecVal(c % (1 << w), w) * x)
-        s = parts[0]
-        for p in parts[1:]:
-            s = s + p
-        return s == z3.BitVecVal(const % (1 << w), w)
+        return _bv_sum(items, term, types, w) == z3.BitVecVal(const % (1 << w), w)
+    # signed comparison at the wide width: the sum's exact value is representable
+    return _bv_sum(items, term, types, WIDE) <= z3.BitVecVal(const % (1 << WIDE), WIDE)
+
+
+def _bv_sum(items, term: Callable[[str], z3.ExprRef], types: Callable[[str], IntType], w: int) -> z3.BitVecRef:
     parts = []
     for v, c in items:
-        x = extend(term(v), types(v), WIDE)
-        parts.append(x if c == 1 else z3.BitVecVal(c % (1 << WIDE), WIDE) * x)
+        x = extend(term(v), types(v), w)
+        parts.append(x if c == 1 else z3.BitVecVal(c % (1 << w), w) * x)
     s = parts[0]
     for p in parts[1:]:
         s = s + p
-    # signed comparison at the wide width: the sum's exact value is representable
-    return s <= z3.BitVecVal(const % (1 << WIDE), WIDE)
+    return s
 
 
 # ---- to C ------------------------------------------------------------------------
