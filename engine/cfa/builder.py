@@ -55,6 +55,7 @@ from .ir import (
     is_lvalue,
     lvalue_root,
 )
+from .reuse import FunctionEffects, FunctionReuse
 from .semantics import eval_binary, eval_cast, eval_unary
 
 START_FUNCTION = "__cbam_start"
@@ -95,8 +96,10 @@ class _Scope:
 class ProgramBuilder:
     """Builds a :class:`Program` from a parsed translation unit."""
 
-    def __init__(self, ast: c_ast.FileAST, spans: Spans, dm: DataModel, main_file: str, entry: str = "main"):
+    def __init__(self, ast: c_ast.FileAST, spans: Spans, dm: DataModel, main_file: str, entry: str = "main",
+                 reuse: FunctionReuse | None = None):
         self.ast = ast
+        self.reuse = reuse
         self.spans = spans
         self.dm = dm
         self.main_file = main_file
@@ -111,6 +114,10 @@ class ProgramBuilder:
         self.static_inits: list[tuple[Var, c_ast.Decl, _Scope]] = []
         self._anon = 0
         self._file_lines: dict[str, list[str] | None] = {}
+        # What building one function did to the program, so that a reused build can redo it.
+        self._new_vars: list[str] = []
+        self._addressed: list[str] = []
+        self._implicit: list[tuple[str, Range | None]] = []
 
     # ---- source text -----------------------------------------------------
     def source_text(self, rng: Range | None) -> str:
@@ -303,8 +310,18 @@ class ProgramBuilder:
             name = fd.decl.name
             if name in functions:
                 continue
+            reused = self.reuse.prebuilt(fd) if self.reuse is not None else None
+            if reused is not None:
+                functions[name] = reused[0]
+                self.redo(reused[1])
+                continue
+            mark = self._mark()
             fb = FunctionBuilder(self, name, self.global_scope)
             functions[name] = fb.build_function(fd)
+            if self.reuse is not None:
+                effects = self._effects_since(mark, name)
+                if effects is not None:
+                    self.reuse.built(fd, functions[name], effects)
         for name in functions:
             self.declared.pop(name, None)
         if self.entry not in functions:
@@ -326,6 +343,34 @@ class ProgramBuilder:
             if not definition and decl.name not in self.func_defs:
                 self.declared.setdefault(decl.name, self.range(decl))
 
+    def _mark(self) -> tuple[int, ...]:
+        return (len(self._new_vars), len(self._addressed), len(self._implicit), len(self.diagnostics),
+                len(self.static_inits), self._anon, len(self.structs), len(self.func_types))
+
+    def _effects_since(self, mark: tuple[int, ...], function: str) -> FunctionEffects | None:
+        """What building ``function`` changed outside its CFA, or None when it touched the
+        program's own state (static locals, new struct types, new globals): such a build is
+        not reused."""
+        now = self._mark()
+        if now[4:] != mark[4:]:
+            return None
+        new_vars = [self.vars[n] for n in self._new_vars[mark[0]:]]
+        if any(v.function != function for v in new_vars):
+            return None
+        own = {v.name for v in new_vars}
+        addressed = [n for n in dict.fromkeys(self._addressed[mark[1]:]) if n not in own]
+        return FunctionEffects(new_vars, addressed, self._implicit[mark[2]:], self.diagnostics[mark[3]:])
+
+    def redo(self, effects: FunctionEffects) -> None:
+        for info in effects.vars:
+            self.vars.setdefault(info.name, info)
+        for name in effects.addressed:
+            if name in self.vars:
+                self.vars[name].addressed = True
+        for name, rng in effects.implicit:
+            self.declared.setdefault(name, rng)
+        self.diagnostics.extend(effects.diagnostics)
+
     def report(self, u: Unsupported) -> None:
         rng = u.where
         if rng is not None:
@@ -336,6 +381,7 @@ class ProgramBuilder:
     def new_var(self, name: str, t: CType, function: str | None, **kw) -> Var:
         if name not in self.vars:
             self.vars[name] = VarInfo(name, t, function, **kw)
+            self._new_vars.append(name)
         return Var(name, t)
 
 
@@ -655,6 +701,7 @@ class FunctionBuilder:
             root = lvalue_root(lv)
             if root is not None and root.name in self.pb.vars:
                 self.pb.vars[root.name].addressed = True
+                self.pb._addressed.append(root.name)
             return AddrOf(lv, dm.pointer(lv.type))
         if op == "*":
             p = self.rvalue(self.expr(node.expr))
@@ -849,6 +896,7 @@ class FunctionBuilder:
         if ft is None:
             ft = FunctionType(dm.int, (), unprototyped=True)  # implicit declaration
             self.pb.declared.setdefault(name, rng)
+            self.pb._implicit.append((name, rng))
         if isinstance(ft.ret, FloatType):
             raise Unsupported("floating-point types", rng)
         args: list[Expr] = []

@@ -108,6 +108,7 @@ class Program:
     func_types: dict = field(default_factory=dict)  # name -> FunctionType, declared or defined
     callgraph: object = None
     source_key: str | None = None  # content address of what the front end read (frontend.source_key)
+    load_stats: dict = field(default_factory=dict)  # what the front end parsed, built and reused
 
     def all_functions(self) -> list[FunctionCFA]:
         return [self.start, *self.functions.values()]

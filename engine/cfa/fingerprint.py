@@ -54,6 +54,8 @@ def fingerprint(text: str) -> str:
 
 def assign_fingerprints(program: Program) -> None:
     for cfa in program.all_functions():
+        if cfa.fingerprint:
+            continue  # a reused build (cfa.reuse): same CFA, same parameter types
         cfa.fingerprint = fingerprint(canonical_text(cfa, program))
         for i, n in enumerate(canonical_order(cfa)):
             n.canon = i

@@ -13,6 +13,8 @@ from ..cfa.callgraph import CallGraph
 from ..cfa.cfa import Program
 from ..cfa.ctype import DataModel
 from ..cfa.fingerprint import assign_fingerprints
+from . import incremental
+from .chunks import PARSE_FILENAME, NotChunkable
 from .errors import Diagnostic, FrontendError
 from .preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, parse_gcc_errors, preprocess
 from .source_key import source_key
@@ -51,7 +53,10 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
     return program
 
 
-def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> Program:
+def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str,
+           incremental_ok: bool = True) -> Program:
+    """``incremental_ok=False`` parses and builds the whole file (the reference the
+    incremental front end is tested against)."""
 
     def read(p: str) -> str | None:
         if text is not None and p == path:
@@ -59,9 +64,26 @@ def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry:
         return _read_text(p)
 
     pplines, parser_text = split_preprocessed(pp)
+    program: Program | None = None
+    try:
+        if incremental_ok:
+            program, _ = incremental.build_program(path, pplines, parser_text, read, opts.data_model, entry)
+    except NotChunkable:
+        pass  # parsed whole below, which also reports any syntax error properly
+    except RecursionError:
+        raise FrontendError(Diagnostic("error", "the program is nested too deeply for cbam", path)) from None
+    if program is None:
+        program = _build_whole(path, text, pplines, parser_text, read, opts, entry)
+    assign_fingerprints(program)
+    program.callgraph = CallGraph.of(program)
+    return program
+
+
+def _build_whole(path: str, text: str | None, pplines, parser_text: str, read, opts: PreprocessOptions,
+                 entry: str) -> Program:
     sm = SourceMap(pplines, read)
     try:
-        ast = c_parser.CParser().parse(parser_text, filename="<cbam-pp>")
+        ast = c_parser.CParser().parse(parser_text, filename=PARSE_FILENAME)
     except c_parser.ParseError as exc:
         raise FrontendError(_syntax_diagnostics(str(exc), path, text, opts, sm)) from None
     except (RecursionError, IndexError, AssertionError, AttributeError, TypeError, ValueError) as exc:
@@ -69,12 +91,9 @@ def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry:
     spans = Spans(sm)
     try:
         builder = ProgramBuilder(ast, spans, DataModel(opts.data_model), path, entry)
-        program = builder.build()
+        return builder.build()
     except RecursionError:
         raise FrontendError(Diagnostic("error", "the program is nested too deeply for cbam", path)) from None
-    assign_fingerprints(program)
-    program.callgraph = CallGraph.of(program)
-    return program
 
 
 def _syntax_diagnostics(msg: str, path: str, text: str | None, opts: PreprocessOptions,

@@ -22,45 +22,35 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
 class SourceMap:
-    def __init__(self, lines: list[PPLine], read_file: Callable[[str], str | None] | None = None):
+    def __init__(self, lines: list[PPLine], read_file: Callable[[str], str | None] | None = None,
+                 include: Callable[[int], bool] | None = None):
+        """``include`` (physical line -> bool) limits the map to the lines that will be
+        built; the others keep their place in the grouping, so every included line is
+        aligned exactly as in a map of the whole file."""
         self._read = read_file or _read_text
         self.tokens: list[Token] = []
         self.origin: list[tuple[str, int, int, int, int]] = []  # file, line, col, end_line, end_col
         self._by_coord: dict[tuple[int, int], int] = {}  # (physical line, column) -> token
         self.phys: dict[int, tuple[str, int]] = {}  # physical line -> (file, line)
         self._orig_cache: dict[str, tuple[list[Token], list[int]] | None] = {}
-        self._build(lines)
+        self._build(lines, include)
         self.match = self._match_brackets()
 
     # ---- construction -------------------------------------------------
     def _original_tokens(self, file: str) -> tuple[list[Token], list[int]] | None:
         if file not in self._orig_cache:
             text = self._read(file)
-            if text is None:
-                self._orig_cache[file] = None
-            else:
-                toks = tokenize_source(text)
-                self._orig_cache[file] = (toks, [t.line for t in toks])
+            self._orig_cache[file] = None if text is None else original_tokens(text)
         return self._orig_cache[file]
 
-    def _build(self, lines: list[PPLine]) -> None:
-        # Group consecutive physical lines that claim the same original line (gcc spreads
-        # one macro expansion over several), and align each group as one unit.
-        groups: list[list[PPLine]] = []
+    def _build(self, lines: list[PPLine], include: Callable[[int], bool] | None) -> None:
         for i, pl in enumerate(lines):
             self.phys[i + 1] = (pl.file, pl.line)
-            if not pl.tokens:
+        for group, last in alignment_groups(lines):
+            if include is not None and not any(include(pl.phys) for pl in group):
                 continue
-            if groups and groups[-1][-1].file == pl.file and groups[-1][-1].line == pl.line:
-                groups[-1].append(pl)
-            else:
-                groups.append([pl])
-        for gi, group in enumerate(groups):
             first = group[0]
-            last = first.line
-            if gi + 1 < len(groups) and groups[gi + 1][0].file == first.file and groups[gi + 1][0].line > first.line:
-                last = groups[gi + 1][0].line - 1
-            merged = PPLine(first.file, first.line, [t for pl in group for t in pl.tokens])
+            merged = PPLine(first.file, first.line, tokens=[t for pl in group for t in pl.tokens])
             mapped = self._align(merged, last)
             for tok, org in zip(merged.tokens, mapped):
                 idx = len(self.tokens)
@@ -151,6 +141,44 @@ class SourceMap:
                 i = self.match[i]
             i += 1
         return len(self.tokens) - 1
+
+
+def alignment_groups(lines: list[PPLine]) -> list[tuple[list[PPLine], int]]:
+    """Consecutive physical lines that claim the same original line (gcc spreads one macro
+    expansion over several), each aligned as one unit against the original lines up to the
+    next group's: (group, last original line of its window)."""
+    groups: list[list[PPLine]] = []
+    for pl in lines:
+        if not pl.has_tokens:
+            continue
+        if groups and groups[-1][-1].file == pl.file and groups[-1][-1].line == pl.line:
+            groups[-1].append(pl)
+        else:
+            groups.append([pl])
+    out: list[tuple[list[PPLine], int]] = []
+    for gi, group in enumerate(groups):
+        first = group[0]
+        last = first.line
+        if gi + 1 < len(groups) and groups[gi + 1][0].file == first.file and groups[gi + 1][0].line > first.line:
+            last = groups[gi + 1][0].line - 1
+        out.append((group, last))
+    return out
+
+
+_ORIGINAL_TOKENS: dict[str, tuple[list[Token], list[int]]] = {}
+
+
+def original_tokens(text: str) -> tuple[list[Token], list[int]]:
+    """Tokens of an original file and their lines (for bisecting), memoized on the text:
+    headers, and files between edits, are read again and again."""
+    hit = _ORIGINAL_TOKENS.get(text)
+    if hit is None:
+        toks = tokenize_source(text)
+        hit = (toks, [t.line for t in toks])
+        if len(_ORIGINAL_TOKENS) >= 32:
+            _ORIGINAL_TOKENS.pop(next(iter(_ORIGINAL_TOKENS)))
+        _ORIGINAL_TOKENS[text] = hit
+    return hit
 
 
 def _read_text(path: str) -> str | None:

@@ -86,13 +86,49 @@ def tokenize_source(text: str) -> list[Token]:
 _MARKER_RE = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
 
 
-@dataclass(frozen=True, slots=True)
-class PPLine:
-    """One physical line of preprocessor output and where it came from."""
+_LINE_TOKENS: dict[str, list[tuple[str, int, int]]] = {}
+_LINE_TOKENS_MAX = 200_000
 
-    file: str
-    line: int
-    tokens: list[Token]  # positions are in the preprocessed text (line = physical line)
+
+def _line_tokens(raw: str) -> list[tuple[str, int, int]]:
+    # Most lines survive an edit unchanged, so their tokens are memoized on their text.
+    toks = _LINE_TOKENS.get(raw)
+    if toks is None:
+        toks = [(t.text, t.col, t.end_col) for t in tokenize_source(raw)]
+        if len(_LINE_TOKENS) >= _LINE_TOKENS_MAX:
+            _LINE_TOKENS.clear()
+        _LINE_TOKENS[raw] = toks
+    return toks
+
+
+class PPLine:
+    """One physical line of preprocessor output and where it came from.
+
+    Its tokens (positions in the preprocessed text: line = physical line) are made on
+    first use: the incremental front end maps only the lines it builds.
+    """
+
+    __slots__ = ("file", "line", "phys", "raw", "_tokens")
+
+    def __init__(self, file: str, line: int, phys: int = 0, raw: str = "", tokens: list[Token] | None = None):
+        self.file = file
+        self.line = line
+        self.phys = phys
+        self.raw = raw  # "" for marker and directive lines, which carry no tokens
+        self._tokens = tokens
+
+    @property
+    def has_tokens(self) -> bool:
+        if self._tokens is not None:
+            return bool(self._tokens)
+        return bool(self.raw.strip())
+
+    @property
+    def tokens(self) -> list[Token]:
+        if self._tokens is None:
+            phys = self.phys
+            self._tokens = [Token(t, phys, c, phys, e) for t, c, e in _line_tokens(self.raw)]
+        return self._tokens
 
 
 def split_preprocessed(text: str) -> tuple[list[PPLine], str]:
@@ -114,16 +150,14 @@ def split_preprocessed(text: str) -> tuple[list[PPLine], str]:
                 cur_line = int(m.group(1))
                 cur_file = m.group(2).encode("latin-1", "backslashreplace").decode("unicode_escape")
                 parser_lines.append("")
-                result.append(PPLine(cur_file, cur_line, []))
+                result.append(PPLine(cur_file, cur_line, phys))
                 continue
             keep = re.match(r"#\s*pragma\b", stripped) is not None
             parser_lines.append(raw if keep else "")
-            result.append(PPLine(cur_file, cur_line, []))
+            result.append(PPLine(cur_file, cur_line, phys))
             cur_line += 1
             continue
         parser_lines.append(raw)
-        toks = tokenize_source(raw)
-        shifted = [Token(t.text, phys, t.col, phys, t.end_col) for t in toks]
-        result.append(PPLine(cur_file, cur_line, shifted))
+        result.append(PPLine(cur_file, cur_line, phys, raw))
         cur_line += 1
     return result, "\n".join(parser_lines)

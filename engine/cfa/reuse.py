@@ -1,0 +1,149 @@
+"""Reusing a function's built CFA across loads of an edited file.
+
+A function whose text, source layout and surroundings (declarations, typedefs, the other
+functions' signatures) are unchanged builds to the same CFA; only its place in the file may
+differ, and then every range moves by the same number of lines. The front end decides
+what "unchanged" means (frontend.incremental); this module keeps the builds, redoes what a
+build did to the program besides its CFA, and moves ranges.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..frontend.errors import Diagnostic, Range
+from .cfa import CFANode, FunctionCFA, VarInfo
+
+if TYPE_CHECKING:
+    from pycparser import c_ast
+
+
+@dataclass
+class FunctionEffects:
+    """What building one function did outside its CFA."""
+
+    vars: list[VarInfo]  # its parameters, locals, temporaries and result
+    addressed: list[str]  # variables of the program whose address it takes
+    implicit: list[tuple[str, Range | None]]  # implicitly declared functions it calls
+    diagnostics: list[Diagnostic]
+
+
+@dataclass
+class _Built:
+    cfa: FunctionCFA
+    effects: FunctionEffects
+    file: str
+    base: int  # the original line the function starts at
+
+
+class FunctionReuse:
+    """One load's view of the memo: ``keys`` names each reusable definition (by the id of
+    its FuncDef) with its memo key, file and first original line."""
+
+    def __init__(self, keys: dict[int, tuple[str, str, int]], hits: dict[int, tuple[FunctionCFA, FunctionEffects]]):
+        self.keys = keys
+        self.hits = hits
+        self.reused = 0
+        self.built_count = 0
+
+    def prebuilt(self, fd: c_ast.FuncDef) -> tuple[FunctionCFA, FunctionEffects] | None:
+        hit = self.hits.get(id(fd))
+        if hit is not None:
+            self.reused += 1
+        return hit
+
+    def built(self, fd: c_ast.FuncDef, cfa: FunctionCFA, effects: FunctionEffects) -> None:
+        self.built_count += 1
+        k = self.keys.get(id(fd))
+        if k is not None:
+            remember(k[0], k[1], k[2], cfa, effects)
+
+
+_MEMO: OrderedDict[str, _Built] = OrderedDict()
+_MEMO_SIZE = 5000
+
+
+def lookup(key: str, file: str, base: int) -> tuple[FunctionCFA, FunctionEffects] | None:
+    hit = _MEMO.get(key)
+    if hit is None or hit.file != file:
+        return None
+    _MEMO.move_to_end(key)
+    if hit.base != base:
+        hit = _shifted(hit, base - hit.base)
+        _MEMO[key] = hit
+    return hit.cfa, hit.effects
+
+
+def remember(key: str, file: str, base: int, cfa: FunctionCFA, effects: FunctionEffects) -> None:
+    # Only a function whose every range lies in its own file moves as one piece.
+    if not all(r.file == file for r in _ranges(cfa, effects)):
+        return
+    _MEMO[key] = _Built(cfa, effects, file, base)
+    while len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+
+
+def clear() -> None:
+    _MEMO.clear()
+
+
+def _ranges(cfa: FunctionCFA, effects: FunctionEffects):
+    for r in (cfa.range, cfa.name_range, cfa.unsupported[1] if cfa.unsupported else None):
+        if r is not None:
+            yield r
+    for n in cfa.nodes:
+        if n.error is not None and n.error.range is not None:
+            yield n.error.range
+        for e in n.out:
+            if e.range is not None:
+                yield e.range
+    for v in effects.vars:
+        if v.range is not None:
+            yield v.range
+    for _, r in effects.implicit:
+        if r is not None:
+            yield r
+    for d in effects.diagnostics:
+        if d.range is not None:
+            yield d.range
+
+
+def _shift(r: Range | None, d: int) -> Range | None:
+    return r.shifted(d) if r is not None else None
+
+
+def _shifted(b: _Built, d: int) -> _Built:
+    """A copy of the build with every range ``d`` lines further down."""
+    cfa = b.cfa
+    nodes: dict[int, CFANode] = {}
+    for n in cfa.nodes:
+        m = CFANode(n.function, n.id)
+        m.loop_head = n.loop_head
+        m.label = n.label
+        m.canon = n.canon
+        m.error = replace(n.error, range=_shift(n.error.range, d)) if n.error is not None else None
+        nodes[id(n)] = m
+    edges: dict[int, object] = {}
+    for n in cfa.nodes:
+        m = nodes[id(n)]
+        for e in n.out:
+            e2 = copy.copy(e)
+            e2.pred = m
+            e2.succ = nodes[id(e.succ)]
+            e2.range = _shift(e.range, d)
+            edges[id(e)] = e2
+            m.out.append(e2)
+    for n in cfa.nodes:
+        nodes[id(n)].inn = [edges[id(e)] for e in n.inn]  # type: ignore[misc]
+    unsupported = (cfa.unsupported[0], _shift(cfa.unsupported[1], d)) if cfa.unsupported else None
+    new_cfa = replace(cfa, entry=nodes[id(cfa.entry)], exit=nodes[id(cfa.exit)], nodes=[nodes[id(n)] for n in cfa.nodes],
+                      range=_shift(cfa.range, d), name_range=_shift(cfa.name_range, d), unsupported=unsupported,
+                      calls=set(cfa.calls))
+    eff = b.effects
+    diags = [replace(x, line=x.line + d, range=x.range.shifted(d)) if x.range is not None else x for x in eff.diagnostics]
+    effects = FunctionEffects([replace(v, range=_shift(v.range, d)) for v in eff.vars], list(eff.addressed),
+                              [(name, _shift(r, d)) for name, r in eff.implicit], diags)
+    return _Built(new_cfa, effects, b.file, b.base + d)
