@@ -160,6 +160,7 @@ def test_an_edit_rebuilds_only_the_edited_function(tmp_path: Path) -> None:
     path.write_text(_program_text(10, 1))
     first = load_program(str(path))
     assert first.load_stats["functions_built"] == 11
+    assert load_program(str(path)).load_stats["functions_built"] == 0  # the same file: the memoized program
     path.write_text(_program_text(10, 2))
     edited = load_program(str(path))
     assert (edited.load_stats["functions_built"], edited.load_stats["functions_reused"]) == (1, 10)

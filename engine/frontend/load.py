@@ -43,7 +43,11 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
     key = source_key(path, text, pp, opts, entry)
     if key is not None and key in _MEMO:
         _MEMO.move_to_end(key)
-        return _MEMO[key]
+        program = _MEMO[key]
+        if program.load_stats:  # this load built nothing
+            program.load_stats = {**program.load_stats, "functions_built": 0,
+                                  "functions_reused": len(program.functions)}
+        return program
     program = _build(path, text, pp, opts, entry)
     program.source_key = key
     if key is not None:
