@@ -183,7 +183,9 @@ class Worker:
         self.conn: Connection | None = None
         self.lock = threading.Lock()
         self.current: int | None = None
-        self._killed_for: int | None = None
+        # Jobs killed on purpose: their end is a cancellation, not a crash. A set, not the
+        # last id, because the next job may start before the killed one notices its end.
+        self._killed: set[int] = set()
 
     def _ensure(self) -> None:
         if self.proc is not None and self.proc.is_alive():
@@ -198,11 +200,10 @@ class Worker:
     def run(self, job: Job, on_progress, time_limit: float) -> JobOutcome:
         with self.lock:
             self._ensure()
-            assert self.conn is not None
+            assert self.conn is not None and self.proc is not None
             self.current = job.id
-            self._killed_for = None
             self.conn.send(job)
-            conn = self.conn
+            conn, proc = self.conn, self.proc  # this job's process, whatever later jobs start
         deadline = time.monotonic() + time_limit
         try:
             while True:
@@ -214,7 +215,7 @@ class Worker:
                     try:
                         kind, jid, data = conn.recv()
                     except (EOFError, OSError):
-                        return self._gone(job)
+                        return self._gone(job, proc)
                     if jid != job.id:
                         continue
                     if kind == "progress":
@@ -223,29 +224,33 @@ class Worker:
                     if kind == "error":
                         return JobOutcome("crashed", error=data)
                     return JobOutcome("done", data)
-                if self.proc is None or not self.proc.is_alive():
-                    return self._gone(job)
+                if not proc.is_alive():
+                    return self._gone(job, proc)
         finally:
             with self.lock:
                 if self.current == job.id:
                     self.current = None
+                self._killed.discard(job.id)
 
-    def _gone(self, job: Job) -> JobOutcome:
-        if self._killed_for == job.id:
-            return JobOutcome("cancelled")
-        code = self.proc.exitcode if self.proc is not None else None
-        self.proc = None
+    def _gone(self, job: Job, proc: multiprocessing.process.BaseProcess) -> JobOutcome:
+        with self.lock:
+            if job.id in self._killed:
+                return JobOutcome("cancelled")
+            code = proc.exitcode
+            if self.proc is proc:  # never forget a newer job's process
+                self.proc = None
         return JobOutcome("crashed", error=f"the analysis worker stopped unexpectedly (exit code {code})")
 
     def cancel(self, job_id: int) -> None:
         with self.lock:
             if self.current == job_id:
-                self._killed_for = job_id
+                self._killed.add(job_id)
                 self._kill_locked()
 
     def kill(self) -> None:
         with self.lock:
-            self._killed_for = self.current
+            if self.current is not None:
+                self._killed.add(self.current)
             self._kill_locked()
 
     def _kill_locked(self) -> None:

@@ -1,0 +1,74 @@
+"""The server's analysis worker: a job killed for a newer one ends as cancelled, and the newer
+job's process survives however the two jobs' ends interleave."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from cbam.server.worker import Job, Worker
+
+SAFE = "int main(void) { int x = 1; if (x != 1) { extern void reach_error(void); reach_error(); } return 0; }\n"
+SLOW = """extern void reach_error(void);
+int main(void) {
+  unsigned int i = 0;
+  while (i < 4000000000U) { i++; }
+  if (i != 4000000000U) reach_error();
+  return 0;
+}
+"""
+
+
+def _job(path: Path, text: str, jid: int) -> Job:
+    return Job(uri=path.as_uri(), path=str(path), text=text, version=jid, use_cache=False, id=jid,
+               settings={"timeout": 120, "config": "value"})
+
+
+class _SlowToNotice(Worker):
+    """Holds a killed job's end until the next job has started: the interleaving that once
+    made the next job's process look crashed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold: dict[int, threading.Event] = {}
+
+    def _gone(self, job, *rest):
+        if job.id in self.hold:
+            self.hold[job.id].wait(30)
+        return super()._gone(job, *rest)
+
+
+def test_cancelled_job_does_not_take_the_next_jobs_process(tmp_path: Path) -> None:
+    path = tmp_path / "w.c"
+    worker = _SlowToNotice()
+    try:
+        for round_ in range(2):
+            slow_id, safe_id = 10 * round_ + 1, 10 * round_ + 2
+            worker.hold[slow_id] = started = threading.Event()
+            outcomes: dict[str, object] = {}
+
+            def slow(sid: int = slow_id, outcomes: dict = outcomes) -> None:
+                outcomes["slow"] = worker.run(_job(path, SLOW, sid), lambda _: None, 120)
+
+            def watch(sid: int = safe_id, ev: threading.Event = started) -> None:
+                deadline = time.monotonic() + 30
+                while worker.current != sid and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                ev.set()
+
+            t = threading.Thread(target=slow)
+            t.start()
+            deadline = time.monotonic() + 30
+            while worker.current != slow_id and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.3)  # the slow job is analysing
+            worker.cancel(slow_id)
+            threading.Thread(target=watch).start()
+            safe = worker.run(_job(path, SAFE, safe_id), lambda _: None, 120)
+            t.join(30)
+            assert outcomes["slow"].status == "cancelled"
+            assert safe.status == "done", safe.error
+            assert safe.payload["result"]["verdict"] == "TRUE"
+    finally:
+        worker.shutdown()
