@@ -9,15 +9,9 @@ from pathlib import Path
 
 from cbam.server.worker import Job, Worker
 
+from tests.programs import SLOW
+
 SAFE = "int main(void) { int x = 1; if (x != 1) { extern void reach_error(void); reach_error(); } return 0; }\n"
-SLOW = """extern void reach_error(void);
-int main(void) {
-  unsigned int i = 0;
-  while (i < 4000000000U) { i++; }
-  if (i != 4000000000U) reach_error();
-  return 0;
-}
-"""
 
 
 def _job(path: Path, text: str, jid: int) -> Job:
