@@ -343,23 +343,27 @@ class ProgramBuilder:
             if not definition and decl.name not in self.func_defs:
                 self.declared.setdefault(decl.name, self.range(decl))
 
-    def _mark(self) -> tuple[int, ...]:
-        return (len(self._new_vars), len(self._addressed), len(self._implicit), len(self.diagnostics),
-                len(self.static_inits), self._anon, len(self.structs), len(self.func_types))
+    def _mark(self) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+        """Where the effect logs end, and the size of the program state a reusable build
+        must not touch."""
+        logs = (len(self._new_vars), len(self._addressed), len(self._implicit), len(self.diagnostics))
+        state = (len(self.static_inits), self._anon, len(self.structs), len(self.func_types))
+        return logs, state
 
-    def _effects_since(self, mark: tuple[int, ...], function: str) -> FunctionEffects | None:
+    def _effects_since(self, mark: tuple[tuple[int, int, int, int], tuple[int, int, int, int]],
+                       function: str) -> FunctionEffects | None:
         """What building ``function`` changed outside its CFA, or None when it touched the
         program's own state (static locals, new struct types, new globals): such a build is
         not reused."""
-        now = self._mark()
-        if now[4:] != mark[4:]:
+        (n_vars, n_addressed, n_implicit, n_diags), state = mark
+        if self._mark()[1] != state:
             return None
-        new_vars = [self.vars[n] for n in self._new_vars[mark[0]:]]
+        new_vars = [self.vars[n] for n in self._new_vars[n_vars:]]
         if any(v.function != function for v in new_vars):
             return None
         own = {v.name for v in new_vars}
-        addressed = [n for n in dict.fromkeys(self._addressed[mark[1]:]) if n not in own]
-        return FunctionEffects(new_vars, addressed, self._implicit[mark[2]:], self.diagnostics[mark[3]:])
+        addressed = [n for n in dict.fromkeys(self._addressed[n_addressed:]) if n not in own]
+        return FunctionEffects(new_vars, addressed, self._implicit[n_implicit:], self.diagnostics[n_diags:])
 
     def redo(self, effects: FunctionEffects) -> None:
         for info in effects.vars:

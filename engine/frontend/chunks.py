@@ -154,7 +154,6 @@ class ParsedChunk:
     chunk: Chunk
     ext: list[c_ast.Node]
     line: int  # the physical line the coordinates in ext were made for
-    scope_before: str  # digest of the file scope the chunk was parsed in
 
     @property
     def placed(self) -> bool:
@@ -196,7 +195,7 @@ def parse_chunks(chunks: list[Chunk], need_placed) -> list[ParsedChunk]:
             ext, delta, line = hit
             for name, is_type in delta:
                 dict.__setitem__(scope, name, is_type)
-        out.append(ParsedChunk(ch, ext, line, digest))
+        out.append(ParsedChunk(ch, ext, line))
         if delta:
             digest = hashlib.sha1(f"{digest}|{delta!r}".encode()).hexdigest()
     return out

@@ -43,7 +43,7 @@ _LOCK = threading.Lock()  # the memos are per process; loads on several threads 
 
 
 def build_program(path: str, pplines: list[PPLine], parser_text: str, read: Callable[[str], str | None],
-                  data_model: str, entry: str) -> tuple[Program, reuse.FunctionReuse]:
+                  data_model: str, entry: str) -> Program:
     """Raises chunks.NotChunkable when the file is not a sequence of definitions this
     front end can cut, or a chunk does not parse: the caller then parses the file whole
     (and reports its errors as usual)."""
@@ -52,7 +52,7 @@ def build_program(path: str, pplines: list[PPLine], parser_text: str, read: Call
 
 
 def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Callable[[str], str | None],
-                   data_model: str, entry: str) -> tuple[Program, reuse.FunctionReuse]:
+                   data_model: str, entry: str) -> Program:
     chunks = split_chunks(parser_text)
     env = hashlib.sha1(repr((KEY_VERSION, data_model, path, entry,
                              [("F", c.declarator) if c.is_function else ("E", c.text) for c in chunks])).encode())
@@ -95,12 +95,13 @@ def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Cal
             fd_keys[id(pc.ext[0])] = keys[ch.start]
         for ln in range(ch.line, ch.end_line + 1):
             include[ln] = 1
-    sm = SourceMap(pplines, read, include=lambda ln: bool(include[ln]) if ln < len(include) else False)
+    sm = SourceMap(pplines, read, include=lambda ln: bool(include[ln]) if ln < len(include) else False,
+                   groups=layout.groups)
     r = reuse.FunctionReuse(fd_keys, fd_hits)
     builder = ProgramBuilder(c_ast.FileAST(ext), Spans(sm), DataModel(data_model), path, entry, reuse=r)
     program = builder.build()
     program.load_stats = {"chunks": len(chunks), "functions_built": r.built_count, "functions_reused": r.reused}
-    return program, r
+    return program
 
 
 class _Layout:

@@ -62,16 +62,21 @@ def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry:
     """``incremental_ok=False`` parses and builds the whole file (the reference the
     incremental front end is tested against)."""
 
+    files: dict[str, str | None] = {}
+
     def read(p: str) -> str | None:
+        # The source map, the layout keys and the edge texts all read the same files: once.
         if text is not None and p == path:
             return text
-        return _read_text(p)
+        if p not in files:
+            files[p] = _read_text(p)
+        return files[p]
 
     pplines, parser_text = split_preprocessed(pp)
     program: Program | None = None
     try:
         if incremental_ok:
-            program, _ = incremental.build_program(path, pplines, parser_text, read, opts.data_model, entry)
+            program = incremental.build_program(path, pplines, parser_text, read, opts.data_model, entry)
     except NotChunkable:
         pass  # parsed whole below, which also reports any syntax error properly
     except RecursionError:

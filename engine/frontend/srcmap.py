@@ -23,17 +23,19 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 class SourceMap:
     def __init__(self, lines: list[PPLine], read_file: Callable[[str], str | None] | None = None,
-                 include: Callable[[int], bool] | None = None):
+                 include: Callable[[int], bool] | None = None,
+                 groups: list[tuple[list[PPLine], int]] | None = None):
         """``include`` (physical line -> bool) limits the map to the lines that will be
         built; the others keep their place in the grouping, so every included line is
-        aligned exactly as in a map of the whole file."""
+        aligned exactly as in a map of the whole file. ``groups``: alignment_groups(lines),
+        when the caller has made them already."""
         self._read = read_file or _read_text
         self.tokens: list[Token] = []
         self.origin: list[tuple[str, int, int, int, int]] = []  # file, line, col, end_line, end_col
         self._by_coord: dict[tuple[int, int], int] = {}  # (physical line, column) -> token
         self.phys: dict[int, tuple[str, int]] = {}  # physical line -> (file, line)
         self._orig_cache: dict[str, tuple[list[Token], list[int]] | None] = {}
-        self._build(lines, include)
+        self._build(lines, include, groups if groups is not None else alignment_groups(lines))
         self.match = self._match_brackets()
 
     # ---- construction -------------------------------------------------
@@ -43,10 +45,11 @@ class SourceMap:
             self._orig_cache[file] = None if text is None else original_tokens(text)
         return self._orig_cache[file]
 
-    def _build(self, lines: list[PPLine], include: Callable[[int], bool] | None) -> None:
+    def _build(self, lines: list[PPLine], include: Callable[[int], bool] | None,
+               groups: list[tuple[list[PPLine], int]]) -> None:
         for i, pl in enumerate(lines):
             self.phys[i + 1] = (pl.file, pl.line)
-        for group, last in alignment_groups(lines):
+        for group, last in groups:
             if include is not None and not any(include(pl.phys) for pl in group):
                 continue
             first = group[0]
