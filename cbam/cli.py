@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from cbam import __version__
@@ -57,8 +58,38 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return lsp_main(["--tcp", args.tcp] if args.tcp else [])
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter sizes itself with shutil, which costs milliseconds to import on every
+    start-up (argparse builds a formatter for each argument), even when no help is printed."""
+
+    def __init__(self, prog: str, **kwargs) -> None:
+        if kwargs.get("width") is None:
+            kwargs["width"] = _columns() - 2  # as argparse does
+        super().__init__(prog, **kwargs)
+
+
+def _columns() -> int:
+    # shutil.get_terminal_size's rule: $COLUMNS, else the terminal's width, else 80.
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """Subcommand parsers are of the same class (argparse's default), so they share the formatter."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cbam", description="Verify C programs: assertions proven or broken.")
+    parser = _Parser(prog="cbam", description="Verify C programs: assertions proven or broken.")
     parser.add_argument("--version", action="version", version=f"cbam {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 

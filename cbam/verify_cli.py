@@ -220,7 +220,6 @@ class _Progress:
 def cmd_verify(args: argparse.Namespace) -> int:
     from cbam.engine.frontend.errors import FrontendError
     from cbam.engine.limits import limit_memory
-    from cbam.engine.tasks import load_task
 
     limit_memory(args.memory_limit)
     args._cache = open_cache(args)
@@ -233,7 +232,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     worst = EXIT_TRUE
     for path in files:
         try:
-            entry = _verify_one(path, args, load_task)
+            entry = _verify_one(path, args)
         except FrontendError as exc:
             for d in exc.diagnostics:
                 print(d, file=sys.stderr)
@@ -246,8 +245,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         payload = results[0] if len(results) == 1 else {"results": results}
         for r in results:
             r.pop("exit", None)
-        json.dump(payload, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(json.dumps(payload, indent=2) + "\n")  # one write, however stdout is buffered
     return worst
 
 
@@ -256,11 +254,13 @@ def _combine(a: int, b: int) -> int:
     return a if order[a] >= order[b] else b
 
 
-def _verify_one(path: str, args: argparse.Namespace, load_task) -> dict:
+def _verify_one(path: str, args: argparse.Namespace) -> dict:
     data_model = args.data_model
     source = path
     expected = None
     if path.endswith(".yml"):
+        from cbam.engine.tasks import load_task
+
         task = load_task(path)
         if not task.has_unreach_call:
             msg = f"{path}: not applicable: the task has no unreach-call property ({', '.join(task.properties)})"

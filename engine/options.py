@@ -4,7 +4,8 @@ build options, and the cache key they decide, without importing the analyses).""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 
 if TYPE_CHECKING:
     from .analysis.precision import ValuePrecision

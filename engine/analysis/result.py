@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..frontend.errors import Range
+
+# typing costs a few milliseconds to import; this module is on the path that answers an
+# unchanged source from the cache, where start-up time is what the user waits for.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

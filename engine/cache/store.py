@@ -14,9 +14,14 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from cbam import __version__
+
+# typing costs a few milliseconds to import; this module is on the path that answers an
+# unchanged source from the cache, where start-up time is what the user waits for.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = "4"
 DB_NAME = "summaries.sqlite"

@@ -14,16 +14,19 @@ as they were reported: the same source text has the same ranges.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
-from typing import Any
 
 from cbam import __version__
 
 from ..analysis.result import InputReport, PathStepReport, Statistics, VerificationResult, Violation
 from ..frontend.errors import Range
 from ..options import VerifyOptions
+from ..sha import sha256
 from .store import CacheStore
+
+TYPE_CHECKING = False  # typing itself is not imported: see store.py
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
@@ -34,7 +37,7 @@ def run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
     theory = opts.predicate_theory if "predicate" in opts.config else "bv"  # the only theory without predicates
     material = [__version__, source_key, opts.config, theory, opts.max_violations, opts.harness,
                 opts.extra_search_after_violation]
-    return hashlib.sha256(json.dumps(material).encode()).hexdigest()
+    return sha256(json.dumps(material).encode()).hexdigest()
 
 
 def render(result: VerificationResult) -> dict[str, Any]:

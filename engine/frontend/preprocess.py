@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,9 +67,19 @@ class PreprocessOptions:
     data_model: str = "ILP32"
 
 
+def _which(name: str) -> str | None:
+    # shutil.which, without importing shutil (and the compression modules it pulls in) on the
+    # start-up path that answers an unchanged source from the cache.
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        cand = os.path.join(d or os.curdir, name)
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
 def find_cpp() -> list[str]:
     for cand in ("gcc", "cc", "cpp", "clang"):
-        path = shutil.which(cand)
+        path = _which(cand)
         if path:
             return [path, "-E"] if cand != "cpp" else [path]
     raise FrontendError(Diagnostic("error", "no C preprocessor found: install gcc (or set PATH)", "<cbam>"))

@@ -4,9 +4,9 @@ an unchanged file can be recognised before the parser runs."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 
+from ..sha import sha256
 from .preprocess import PreprocessOptions
 
 _MARKER = re.compile(r'^# \d+ "([^"]+)"', re.M)
@@ -14,7 +14,7 @@ _MARKER = re.compile(r'^# \d+ "([^"]+)"', re.M)
 
 def source_key(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> str | None:
     """None when an original file cannot be read (then nothing may be reused)."""
-    h = hashlib.sha256()
+    h = sha256()
     for part in (path, pp, repr(sorted(vars(opts).items())), entry):
         h.update(part.encode("utf-8", "replace"))
         h.update(b"\0")
@@ -30,5 +30,5 @@ def source_key(path: str, text: str | None, pp: str, opts: PreprocessOptions, en
                     data = fh.read()
             except OSError:
                 return None
-        h.update(f.encode("utf-8", "replace") + b"\0" + hashlib.sha256(data).digest())
+        h.update(f.encode("utf-8", "replace") + b"\0" + sha256(data).digest())
     return h.hexdigest()
