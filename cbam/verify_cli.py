@@ -152,6 +152,8 @@ def cmd_cache_stats(args: argparse.Namespace) -> int:
         print(f"  block abstractions: {st['blocks']} for {st['functions']} function versions")
         print(f"  learned precisions: {st['precisions']} files")
         print(f"  verification results: {st['results']} ({st['sources']} answer unchanged sources without parsing)")
+        print(f"  counterexample certificates: {st['certificates']} (a violation re-validated after edits it "
+              "does not depend on)")
     return 0
 
 
@@ -369,7 +371,10 @@ def _print_text(result, source: str, harnesses: list[str]) -> None:
     st = result.statistics
     print(f"Statistics: {st.time:.3f}s, {st.states} states, {st.refinements} refinements, "
           f"BAM cache {st.cache_hits} hits / {st.cache_misses} misses")
-    if result.source == "cache":
+    if result.source == "cache" and st.blocks_analysed:
+        print(f"Result from the summary cache: the counterexample was re-validated ({st.blocks_analysed} changed "
+              f"blocks re-explored, {st.summary_hits} summaries reused).")
+    elif result.source == "cache":
         print("Result from the summary cache (the program's functions are unchanged since it was computed).")
     elif st.summary_hits:
         print(f"Computed fresh; {st.summary_hits} block summaries reused from the cache, "

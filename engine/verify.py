@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
@@ -25,7 +26,7 @@ from .analysis.predicate.interpolate import PredicateRefiner
 from .analysis.report import build_violation
 from .analysis.result import Statistics, VerificationResult
 from .analysis.smt import set_deadline
-from .cache import unchanged
+from .cache import certificate, unchanged
 from .cache.blockcache import PersistentBlocks
 from .cache.results import dump_result, load_result, program_key
 from .cfa.callgraph import CallGraph
@@ -104,6 +105,20 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
     excluded: set[int] = set()
     bam: BAM | None = None
     total = Budget(opts.timeout, cancel=opts.cancel)  # type: ignore[arg-type]
+    cert_run = _certificate_run(opts, store_config)
+    validated: dict = {}
+    if persistent is not None and opts.max_violations == 1:
+        share = phases[0][1] if len(phases) > 1 else 1.0
+        budget = Budget(None if opts.timeout is None else opts.timeout * share, cancel=opts.cancel)  # type: ignore[arg-type]
+        bam = BAM(program, cpa, blocks, budget, opts.order)
+        bam.persistent = persistent
+        restored = certificate.revalidate(store, persistent, bam, program, file_key, cert_run, phases[0][0])
+        _accumulate(stats, bam, budget, 0)
+        if restored is not None:
+            return _certified(restored, store, program, persistent, bam, stats, result_key, file_key, opts, t0)
+        # What the validation analysed is final; the first phase starts from it.
+        validated = {k: r for k, r in bam.cache.items() if not r.dependent}
+    certify = False
     for i, (prec, share) in enumerate(phases):
         last = i == len(phases) - 1
         remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
@@ -116,6 +131,8 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         bam = BAM(program, cpa, blocks, budget, opts.order)
         bam.persistent = persistent
         bam.excluded_targets |= excluded
+        if i == 0:
+            bam.cache.update(validated)
         try:
             outcome = cegar(program, bam, prec, budget, refiner, opts.max_violations - len(confirmed))
         except BudgetExceeded as exc:
@@ -143,6 +160,8 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         _accumulate(stats, bam, budget, outcome.refinements)
         confirmed.extend(outcome.confirmed)
         excluded |= bam.excluded_targets | {id(c.path.error_node) for c in outcome.confirmed}
+        # Found by the first abstract run of the first phase: its exploration can be certified.
+        certify = i == 0 and outcome.status == "unsafe" and outcome.refinements == 0 and len(confirmed) == 1
         break
     assert outcome is not None
     if theory == "lia" and outcome.status == "safe":
@@ -169,6 +188,33 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
     _finish(result, program, opts, confirmed, stats, t0)
     if result.verdict != "UNKNOWN" or outcome.reason.startswith("refinement made no progress"):
         _store(store, program, persistent, result_key, file_key, opts, result, final_prec)
+        if persistent is not None and store is not None and opts.max_violations == 1:
+            if certify and result.verdict == "FALSE":
+                certificate.record(store, persistent, file_key, cert_run, result)
+            else:
+                store.put_certificate(file_key, cert_run, None)
+    return result
+
+
+def _certificate_run(opts: VerifyOptions, store_config: str) -> str:
+    """The kind of run a counterexample certificate answers: every option that decides the path."""
+    return json.dumps([store_config, opts.max_violations, opts.harness, opts.order, opts.extra_search_after_violation,
+                       opts.initial_precision.to_json() if opts.initial_precision is not None else None])
+
+
+def _certified(result: VerificationResult, store, program: Program, persistent, bam: BAM, stats: Statistics,
+               result_key, file_key: str, opts: VerifyOptions, t0: float) -> VerificationResult:
+    """A violation whose certificate held: the blocks it re-explored are kept; the result is
+    filed under the program's new key, like any result."""
+    bam._flush()
+    result.warnings = [str(d) for d in program.diagnostics]
+    stats.time = round(time.monotonic() - t0, 3)
+    stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
+    result.statistics = stats
+    if result_key is not None:
+        store.put_result(result_key, file_key, result.verdict, dump_result(result))
+        result.cache_key = result_key
+        _remember_source(store, program, opts, file_key, result)
     return result
 
 

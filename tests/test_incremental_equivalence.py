@@ -30,6 +30,7 @@ class Fn:
     c2: int
     callee: str | None  # a function defined later in the list (no recursion), or None
     c3: int
+    dead: int = 0  # a statement with no effect: the code changes, its summaries do not
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,16 @@ class Prog:
             out.append(f"int {f.name}(int x);")
         for f in self.fns:
             tail = f"{f.callee}(x {f.op} {f.c3})" if f.callee else f"x {f.op} {f.c3}"
-            out.append(f"int {f.name}(int x) {{\n  if (x {f.cmp} {f.c1}) return x {f.op} {f.c2};\n"
+            dead = f"  x = x + {f.dead} - {f.dead};\n" if f.dead else ""
+            out.append(f"int {f.name}(int x) {{\n{dead}  if (x {f.cmp} {f.c1}) return x {f.op} {f.c2};\n"
                        f"  return {tail};\n}}")
         out.extend([""] * self.padding)
         body = ["int main(void) {", "  int n = __VERIFIER_nondet_int();",
                 f"  if (n > {self.bound}) n = {self.bound};", "  if (n < 0) n = 0;", "  int acc = 0;"]
-        for c in self.main_calls:
-            body.append(f"  acc = acc + {c}(n);")
+        for j, c in enumerate(self.main_calls):
+            # Every other call has a constant argument: its callee's summary is consumed whole by
+            # an error path (a summary step), which counterexample certificates re-validate.
+            body.append(f"  acc = acc + {c}({'n' if j % 2 == 0 else j});")
         body += [f"  if (acc == {self.check}) reach_error();", "  return 0;", "}"]
         return "\n".join(out + body) + "\n"
 
@@ -99,12 +103,14 @@ def apply_edit(p: Prog, edit: tuple) -> Prog:
         return Prog(tuple(fns), calls, p.bound, p.check, p.padding)
     elif kind == "check":
         return replace(p, check=p.check + edit[2])
+    elif kind == "dead":
+        fns[i] = replace(f, dead=f.dead + 1 + edit[2] % 3)
     elif kind == "move":
         return replace(p, padding=p.padding + 1 + edit[2] % 3)
     return replace(p, fns=tuple(fns))
 
 
-edits = st.tuples(st.sampled_from(["const", "cmp", "op", "call", "add", "remove", "check", "move"]),
+edits = st.tuples(st.sampled_from(["const", "cmp", "op", "call", "add", "remove", "check", "move", "dead"]),
                   st.integers(0, 9), st.integers(-3, 5))
 
 
@@ -168,3 +174,4 @@ def test_edits_are_meaningful():
     assert apply_edit(p, ("const", 0, 2)).render() != p.render()
     assert apply_edit(p, ("move", 0, 0)).render().count("\n") > p.render().count("\n")
     assert "g1_3" in apply_edit(p, ("add", 0, 3)).render()
+    assert "x = x + 2 - 2;" in apply_edit(p, ("dead", 0, 1)).render()

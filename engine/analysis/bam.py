@@ -111,6 +111,8 @@ class BAM:
             self.stats.fixpoint_iterations += 1
             self.consumed = {}
             self.stack = []
+            if self.persistent is not None:
+                self.persistent.target_levels = []
             try:
                 result = self.analyse(start, initial, prec)
             except BudgetExceeded:
@@ -224,9 +226,12 @@ class BAM:
         self.cache[key] = result
         if level.dependent and self.stack:
             self.stack[-1].dependent = True
-        if self.persistent is not None and store_key is not None and not traces:
-            self.persistent.record(block, reduced, key[2], store_key, result, level.consumed,
-                                   time.monotonic() - t0)
+        if self.persistent is not None and store_key is not None:
+            if traces:
+                self.persistent.record_target_level(block, reduced, store_key, level.consumed)
+            else:
+                self.persistent.record(block, reduced, key[2], store_key, result, level.consumed,
+                                       time.monotonic() - t0)
         return result
 
     def rematerialize(self, exit_state: ARGState) -> ARGState:
@@ -260,7 +265,7 @@ class BAM:
                     reduced = cpa.reduce(entry, cblock, prec)
                     res = self.analyse(cblock, reduced, prec)
                     if self.persistent is not None and not res.targets and self.stack:
-                        self.stack[-1].consumed.append(self.persistent.consumption(cblock, reduced, res.exits))
+                        self.stack[-1].consumed.append(self.persistent.consumption(cblock, reduced, res))
                     live = [t for t in res.targets if id(t.state.location) not in self.excluded_targets]
                     if live:
                         out.targets = [TargetTrace(t.state, ((s, res.root),) + t.chain) for t in live]

@@ -62,6 +62,10 @@ class PersistentBlocks:
                 self.fn_keys[f.name] = _h("deep", deep, self.context)
             else:
                 self.fn_keys[f.name] = _h("shallow", f.name, fps[f.name], self.context)
+        self._fps = fps
+        self._cg = cg
+        self._deep: dict[str, str] = {}
+        self.target_levels: list[dict] = []  # the blocks a target was found through (certificate.py)
         self.hits = 0
         self.misses = 0
         self.fresh: dict[str, dict] = {}  # key -> row, written at the end of a run
@@ -90,8 +94,27 @@ class PersistentBlocks:
     def key(self, block: Block, reduced: tuple, prec_key: Hashable) -> str:
         return _h(self.fn_keys[block.name], self.state_json(reduced), _jsonable(prec_key))
 
+    def deep_key(self, name: str) -> str | None:
+        """The fingerprints of everything ``name`` can reach (None: no such function)."""
+        if name not in self._deep:
+            if name not in self._fps:
+                return None
+            self._deep[name] = _h("deep", sorted((g, self._fps[g]) for g in self._cg.reachable(name)), self.context)
+        return self._deep[name]
+
+    def _exit_json(self, state: tuple) -> Any:
+        # An exit is at its block's exit node, whatever that node's number: an edit that adds a
+        # statement renumbers the nodes, and must not make identical exits look different.
+        return ["exit" if c.name == "location" else c.to_json(s) for c, s in zip(self.cpa.components, state)]
+
+    def ordered_digest(self, block: Block, exits: list[ARGState]) -> str:
+        """The exits in the order a caller explores them, which decides the first target it finds."""
+        return _h([self._exit_json(e.state) for e in exits], self.digest(block, exits))
+
     def digest(self, block: Block, exits: list[ARGState]) -> str:
-        states = sorted(json.dumps(self.state_json(e.state), sort_keys=True) for e in exits)
+        """What a caller sees of a block's result: its exit states (without their node) and the
+        facts its callers' transfer reads."""
+        states = sorted(json.dumps(self._exit_json(e.state), sort_keys=True) for e in exits)
         return _h(states, sorted(block.vars), block.havocs_all_globals, block.writes_memory)
 
     # ---- lookup / record ---------------------------------------------------------------
@@ -136,8 +159,18 @@ class PersistentBlocks:
             "digest": self.digest(block, result.exits), "states": result.states, "seconds": round(seconds, 4),
         }
 
-    def consumption(self, callee: Block, reduced: tuple, exits: list[ARGState]) -> dict:
-        return {"callee": callee.name, "entry": self.state_json(reduced), "digest": self.digest(callee, exits)}
+    def consumption(self, callee: Block, reduced: tuple, result: BlockResult) -> dict:
+        out = {"callee": callee.name, "entry": self.state_json(reduced), "digest": self.digest(callee, result.exits),
+               "ordered": self.ordered_digest(callee, result.exits)}
+        if result.dependent:
+            # An unfinished recursion's summary so far: the same code yields it in the same iteration.
+            out["dependent"] = True
+            out["deep"] = self.deep_key(callee.name)
+        return out
+
+    def record_target_level(self, block: Block, reduced: tuple, key: str, consumed: list[dict]) -> None:
+        self.target_levels.append({"function": block.name, "key": key, "entry": self.state_json(reduced),
+                                   "consumed": list(consumed)})
 
     def flush(self, drop: set[str] | None = None) -> int:
         rows = [r for k, r in self.fresh.items() if not drop or k not in drop]

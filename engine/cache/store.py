@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 DB_NAME = "summaries.sqlite"
 
 _SCHEMA = """
@@ -57,6 +57,10 @@ CREATE TABLE IF NOT EXISTS sources (
     key TEXT PRIMARY KEY, result_key TEXT NOT NULL, file TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sources_file ON sources (file);
+CREATE TABLE IF NOT EXISTS certificates (
+    file TEXT NOT NULL, run TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL,
+    PRIMARY KEY (file, run)
+);
 """
 
 
@@ -262,23 +266,41 @@ class CacheStore:
         self._write([("INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)",
                       (key, result_key, file, json.dumps(payload), time.time()))])
 
+    # ---- counterexample certificates (see certificate.py) -----------------------------
+    def get_certificate(self, file: str, run: str) -> dict | None:
+        rows = self._read("SELECT payload FROM certificates WHERE file = ? AND run = ?", (file, run))
+        if not rows:
+            return None
+        try:
+            return json.loads(rows[0][0])
+        except json.JSONDecodeError:
+            return None
+
+    def put_certificate(self, file: str, run: str, payload: dict | None) -> None:
+        """Store the file's certificate for a kind of run, or drop it (payload None)."""
+        if payload is None:
+            self._write([("DELETE FROM certificates WHERE file = ? AND run = ?", (file, run))])
+        else:
+            self._write([("INSERT OR REPLACE INTO certificates VALUES (?,?,?,?)",
+                          (file, run, json.dumps(payload), time.time()))])
+
     # ---- maintenance -------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         counts = {}
-        for table in ("blocks", "precisions", "results", "sources"):
+        for table in ("blocks", "precisions", "results", "sources", "certificates"):
             rows = self._read(f"SELECT COUNT(*) FROM {table}")
             counts[table] = rows[0][0] if rows else 0
         functions = self._read("SELECT COUNT(DISTINCT fn_key) FROM blocks")
         size = sum(os.path.getsize(str(self.path) + s) for s in ("", "-wal") if os.path.exists(str(self.path) + s))
         return {"path": str(self.path), "bytes": size, "blocks": counts["blocks"],
                 "functions": functions[0][0] if functions else 0, "precisions": counts["precisions"],
-                "results": counts["results"], "sources": counts["sources"], "schema": SCHEMA_VERSION, "cbam_version": __version__}
+                "results": counts["results"], "sources": counts["sources"], "certificates": counts["certificates"], "schema": SCHEMA_VERSION, "cbam_version": __version__}
 
     def clear(self, file: str | None = None) -> int:
         if file is None:
             n = sum(self._read(f"SELECT COUNT(*) FROM {t}")[0][0] for t in ("blocks", "precisions", "results"))
             self._write([("DELETE FROM blocks", ()), ("DELETE FROM precisions", ()), ("DELETE FROM results", ()),
-                         ("DELETE FROM sources", ())])
+                         ("DELETE FROM sources", ()), ("DELETE FROM certificates", ())])
             return n
         rows = self._read("SELECT COUNT(*) FROM results WHERE file = ?", (file,))
         n = rows[0][0] if rows else 0
@@ -286,5 +308,6 @@ class CacheStore:
         self._write([("DELETE FROM results WHERE file = ?", (file,)),
                      ("DELETE FROM sources WHERE file = ?", (file,)),
                      ("DELETE FROM precisions WHERE file = ?", (file,)),
+                     ("DELETE FROM certificates WHERE file = ?", (file,)),
                      ("DELETE FROM blocks WHERE files = ?", (pattern,))])
         return n
