@@ -209,12 +209,8 @@ def _certified(result: VerificationResult, store, program: Program, persistent, 
     bam._flush()
     result.warnings = [str(d) for d in program.diagnostics]
     stats.time = round(time.monotonic() - t0, 3)
-    stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
     result.statistics = stats
-    if result_key is not None:
-        store.put_result(result_key, file_key, result.verdict, dump_result(result))
-        result.cache_key = result_key
-        _remember_source(store, program, opts, file_key, result)
+    _store(store, program, persistent, result_key, file_key, opts, result, None)
     return result
 
 

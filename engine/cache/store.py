@@ -223,14 +223,18 @@ class CacheStore:
         return out
 
     # ---- precisions --------------------------------------------------------------------
-    def get_precision(self, file: str, config: str) -> dict | None:
-        rows = self._read("SELECT value FROM precisions WHERE file = ? AND config = ?", (file, config))
+    def _read_json(self, sql: str, args: tuple) -> Any:
+        """The JSON in the first column of the first row, or None (no row, or not JSON)."""
+        rows = self._read(sql, args)
         if not rows:
             return None
         try:
             return json.loads(rows[0][0])
         except json.JSONDecodeError:
             return None
+
+    def get_precision(self, file: str, config: str) -> dict | None:
+        return self._read_json("SELECT value FROM precisions WHERE file = ? AND config = ?", (file, config))
 
     def put_precision(self, file: str, config: str, value: dict) -> None:
         self._write([("INSERT OR REPLACE INTO precisions VALUES (?,?,?,?)",
@@ -238,13 +242,7 @@ class CacheStore:
 
     # ---- whole results -----------------------------------------------------------------
     def get_result(self, key: str) -> dict | None:
-        rows = self._read("SELECT payload FROM results WHERE key = ?", (key,))
-        if not rows:
-            return None
-        try:
-            return json.loads(rows[0][0])
-        except json.JSONDecodeError:
-            return None
+        return self._read_json("SELECT payload FROM results WHERE key = ?", (key,))
 
     def put_result(self, key: str, file: str, verdict: str, payload: dict) -> None:
         self._write([("INSERT OR REPLACE INTO results VALUES (?,?,?,?,?)",
@@ -268,13 +266,7 @@ class CacheStore:
 
     # ---- counterexample certificates (see certificate.py) -----------------------------
     def get_certificate(self, file: str, run: str) -> dict | None:
-        rows = self._read("SELECT payload FROM certificates WHERE file = ? AND run = ?", (file, run))
-        if not rows:
-            return None
-        try:
-            return json.loads(rows[0][0])
-        except json.JSONDecodeError:
-            return None
+        return self._read_json("SELECT payload FROM certificates WHERE file = ? AND run = ?", (file, run))
 
     def put_certificate(self, file: str, run: str, payload: dict | None) -> None:
         """Store the file's certificate for a kind of run, or drop it (payload None)."""
