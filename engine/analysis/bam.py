@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ..cfa.cfa import Program
 from ..cfa.ir import CallEdge
 from .arg import ARGState
-from .cpa import Block, CompositeCPA
+from .cpa import Block, CompositeCPA, GeneralizationAbandoned
 from .cpa_algorithm import Budget, BudgetExceeded, Successors, run_cpa
 
 WIDEN_DELAY = 3  # summary updates joined before widening starts (domains that widen)
@@ -96,6 +96,7 @@ class BAM:
         self.excluded_targets: set[int] = set()  # error nodes already reported (by id)
         self.persistent = None  # optional cache.blockcache.PersistentBlocks
         self.prec: dict = {}
+        self.concrete_only: set[str] = set()  # blocks whose generalized analysis was abandoned
 
     # ---- keys -------------------------------------------------------------------
     def key(self, block: Block, reduced: tuple, prec: dict) -> Hashable:
@@ -152,6 +153,55 @@ class BAM:
             del self.cache[k]
 
     # ---- block analysis ------------------------------------------------------------
+    def call(self, block: Block, reduced: tuple, prec: dict) -> tuple[BlockResult, list[tuple[ARGState, tuple]]]:
+        """The result of a call with this reduced entry, and its exits as (exit, state) pairs.
+
+        A block the domains generalize is analysed once under its generalized entry; each
+        call's result is that summary instantiated at the call's reduced entry (an
+        *instance*), memoized and persisted like any block entry, so a later call or run with
+        the same entry loads it without the summary.
+        """
+        general = reduced if block.name in self.concrete_only else self.cpa.generalize(reduced, block, prec)
+        res = None
+        if general is not reduced:
+            key = self.key(block, reduced, prec)
+            res = self.cache.get(key)
+            if res is None:
+                res = self._instance(block, reduced, general, prec, key)
+        if res is None:
+            res = self.analyse(block, reduced, prec)
+        return res, [(e, e.state) for e in res.exits]
+
+    def _instance(self, block: Block, reduced: tuple, general: tuple, prec: dict, key: Hashable) -> BlockResult | None:
+        store_key = None
+        if self.persistent is not None:
+            store_key = self.persistent.key(block, reduced, key[2])
+            exits = self.persistent.lookup(self, block, reduced, prec, store_key)
+            if exits is not None:
+                for e in exits:
+                    e.origin = (block.name, reduced, prec)
+                result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
+                self.cache[key] = result
+                return result
+        try:
+            summary = self.analyse(block, general, prec)
+        except GeneralizationAbandoned:
+            self.concrete_only.add(block.name)
+            return None
+        if summary.targets or summary.dependent:
+            return None  # not a summary to instantiate: analyse the call's own entry
+        exits = []
+        for e in summary.exits:
+            state = self.cpa.instantiate(reduced, e.state, block)
+            if state is not None:
+                # Its path is rebuilt from the call's own entry (rematerialize), if ever needed.
+                exits.append(ARGState(state, origin=(block.name, reduced, prec)))
+        result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
+        self.cache[key] = result
+        if self.persistent is not None and store_key is not None:
+            self.persistent.record(block, reduced, key[2], store_key, result, [], 0.0)
+        return result
+
     def analyse(self, block: Block, reduced: tuple, prec: dict) -> BlockResult:
         key = self.key(block, reduced, prec)
         cached = self.cache.get(key)
@@ -244,6 +294,11 @@ class BAM:
         for e in result.exits:
             if e.state == exit_state.state:
                 return e
+        for e in result.exits:
+            # An instance of a generalized summary may know less than the concrete analysis;
+            # an exit it covers is a path to it.
+            if self.cpa.is_less_or_equal(e.state, exit_state.state):
+                return e
         raise AnalysisUnsupported("a cached block summary could not be reproduced; clear the cache", None)
 
     def _stale_targets(self, result: BlockResult) -> bool:
@@ -263,15 +318,15 @@ class BAM:
                 cblock = self.blocks[edge.callee]
                 for entry in cpa.call_entry(s.state, edge, callee, prec):
                     reduced = cpa.reduce(entry, cblock, prec)
-                    res = self.analyse(cblock, reduced, prec)
+                    res, exits = self.call(cblock, reduced, prec)
                     if self.persistent is not None and not res.targets and self.stack:
-                        self.stack[-1].consumed.append(self.persistent.consumption(cblock, reduced, res))
+                        self.stack[-1].consumed.append(self.persistent.consumption(cblock, reduced, res, exits))
                     live = [t for t in res.targets if id(t.state.location) not in self.excluded_targets]
                     if live:
                         out.targets = [TargetTrace(t.state, ((s, res.root),) + t.chain) for t in live]
                         return out
-                    for exit_state in res.exits:
-                        expanded = cpa.expand(entry, exit_state.state, cblock)
+                    for exit_state, exit_here in exits:
+                        expanded = cpa.expand(entry, exit_here, cblock)
                         rebuilt = cpa.rebuild(s.state, entry, expanded, cblock, edge)
                         for ret in cpa.return_to(rebuilt, edge, callee, prec):
                             ret = cpa.prec(ret, prec, edge.succ)

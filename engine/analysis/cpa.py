@@ -40,6 +40,10 @@ class Block:
         return self.function.exit
 
 
+class GeneralizationAbandoned(Exception):
+    """A generalized (parametric) block analysis does not pay off: analyse the call's own entry."""
+
+
 class CPA(ABC):
     """One abstract domain with its operators. ``prec`` is the domain's own precision object."""
 
@@ -94,6 +98,19 @@ class CPA(ABC):
 
     @abstractmethod
     def rebuild(self, call: State, entry: State, exit: State, block: Block, edge: CallEdge) -> State: ...
+
+    def generalize(self, reduced: State, block: Block, prec: Any) -> State:
+        """The entry a block is analysed and memoized under; by default the reduced entry.
+        A domain may abstract it further into a *parametric* entry (one analysis serving many
+        calls) if ``instantiate`` can specialise the exits back to each call's reduced entry.
+        Its transfer may raise :class:`GeneralizationAbandoned` in such a block; the block is
+        then analysed from the reduced entry instead."""
+        return reduced
+
+    def instantiate(self, reduced: State, exit_state: State, block: Block) -> State | None:
+        """An exit of the generalized analysis, specialised to the call's reduced entry; None
+        if the call cannot reach that exit."""
+        return exit_state
 
     def precision_key(self, prec: Any, block: Block) -> Hashable:
         return None
@@ -212,6 +229,21 @@ class CompositeCPA:
 
     def rebuild(self, call: tuple, entry: tuple, exit: tuple, block: Block, edge: CallEdge) -> tuple:
         return tuple(c.rebuild(a, b, x, block, edge) for c, a, b, x in zip(self.components, call, entry, exit))
+
+    def generalize(self, reduced: tuple, block: Block, prec: dict) -> tuple:
+        parts = [c.generalize(s, block, prec.get(c.name)) for c, s in zip(self.components, reduced)]
+        if all(p is s for p, s in zip(parts, reduced)):
+            return reduced
+        return tuple(parts)
+
+    def instantiate(self, reduced: tuple, exit_state: tuple, block: Block) -> tuple | None:
+        parts = []
+        for c, r, x in zip(self.components, reduced, exit_state):
+            p = c.instantiate(r, x, block)
+            if p is None:
+                return None
+            parts.append(p)
+        return tuple(parts)
 
     def precision_key(self, prec: dict, block: Block) -> Hashable:
         return tuple(c.precision_key(prec.get(c.name), block) for c in self.components)

@@ -106,13 +106,25 @@ def _collapse(st: ARGState, program, bam) -> Step | None:
     res = bam.cache.get(bam.key(block, reduced, bam.prec))
     if res is None or res.targets or res.dependent or not res.exits:
         return None
-    entry_vals = bam.cpa.concrete_values(reduced)
+    callee = program.functions[edge.callee]
+    # The call's own reduced entry (the block may have been analysed under a generalized one).
+    own = None
+    for entry in bam.cpa.call_entry(st.parent.state, edge, callee, bam.prec):
+        r = bam.cpa.reduce(entry, block, bam.prec)
+        if r == reduced or bam.cpa.generalize(r, block, bam.prec) == reduced:
+            own = r
+            break
+    if own is None:
+        return None
+    entry_vals = bam.cpa.concrete_values(own)
     if any(v not in entry_vals for v in block.inputs):
         return None
-    callee = program.functions[edge.callee]
     outputs = [callee.result_var] if callee.result_var else []
     outputs += sorted(g for g in block.inputs if program.vars[g].is_global)
-    exit_vals = [bam.cpa.concrete_values(e.state) for e in res.exits]
+    here = [bam.cpa.instantiate(own, e.state, block) for e in res.exits]
+    exit_vals = [bam.cpa.concrete_values(x) for x in here if x is not None]
+    if not exit_vals:
+        return None
     values: dict[str, int] = {}
     for o in outputs:
         seen = {d.get(o) for d in exit_vals}

@@ -10,21 +10,46 @@ import itertools
 import re
 from typing import Any
 
+from .domains import symbolic as sym
+from .domains.value import CONSTRAINTS, NODES
+
 RESULT = "::__retval"
 FORMULA = "\0formula"  # the key under which a predicate state's C formula travels in the facts
 
 
 def _facts(data: Any) -> dict[str, Any]:
     """The variable facts of a serialised composite state (value: int, interval: [lo, hi];
-    a predicate state contributes its formula as a whole)."""
+    a predicate state contributes its formula as a whole, a generalized value state its
+    expressions as text and its constraints as a formula)."""
     out: dict[str, Any] = {}
     for part in data if isinstance(data, list) else []:
         if isinstance(part, dict) and "predicates" in part:
             if part.get("text", "true") != "true":
                 out[FORMULA] = part["text"]
+        elif isinstance(part, dict) and CONSTRAINTS in part:
+            out.update(_symbolic_facts(part))
         elif isinstance(part, dict):
             out.update(part)
     return out
+
+
+def _symbolic_facts(part: dict[str, Any]) -> dict[str, Any]:
+    try:
+        dec = sym.Decoder(part.get(NODES, []))
+        out: dict[str, Any] = {}
+        for k, v in part.items():
+            if k in (CONSTRAINTS, NODES):
+                continue
+            value = dec.value(v)
+            if isinstance(value, sym.Param) and value.name == k:
+                continue  # a parameter standing for itself: any value
+            out[k] = value if isinstance(value, int) else sym.render(value)
+        cons = [("" if t else "!") + f"({sym.render(dec.value(x))})" for x, t in part[CONSTRAINTS]]
+        if cons:
+            out[FORMULA] = " && ".join(c[1:-1] if not c.startswith("!") else c for c in cons)
+        return out
+    except (KeyError, IndexError, TypeError, ValueError):
+        return {}
 
 
 def _fact(name: str, v: Any) -> str:
@@ -59,7 +84,7 @@ def describe_exit(exit_state: Any, fn: str) -> str:
     return " && ".join(parts) if parts else "true"
 
 
-def _bounds(v: Any) -> tuple[int, int]:
+def _bounds(v: Any) -> tuple[Any, Any]:
     return (v[0], v[1]) if isinstance(v, list | tuple) else (v, v)
 
 
@@ -68,7 +93,7 @@ def _subsumed(a: dict[str, Any], b: dict[str, Any]) -> bool:
     for k, bv in b.items():
         if k not in a:
             return False
-        if k == FORMULA:
+        if k == FORMULA or isinstance(a[k], str) or isinstance(bv, str):
             if a[k] != bv:
                 return False
             continue

@@ -107,14 +107,21 @@ class PersistentBlocks:
         # statement renumbers the nodes, and must not make identical exits look different.
         return ["exit" if c.name == "location" else c.to_json(s) for c, s in zip(self.cpa.components, state)]
 
-    def ordered_digest(self, block: Block, exits: list[ARGState]) -> str:
-        """The exits in the order a caller explores them, which decides the first target it finds."""
-        return _h([self._exit_json(e.state) for e in exits], self.digest(block, exits))
+    def _as_exit(self, data: list) -> list:
+        """_exit_json of a state from its state_json."""
+        return ["exit" if c.name == "location" else d for c, d in zip(self.cpa.components, data)]
 
-    def digest(self, block: Block, exits: list[ARGState]) -> str:
-        """What a caller sees of a block's result: its exit states (without their node) and the
-        facts its callers' transfer reads."""
-        states = sorted(json.dumps(self._exit_json(e.state), sort_keys=True) for e in exits)
+    def ordered_digest(self, block: Block, exits: list[tuple]) -> str:
+        """The exits in the order a caller explores them, which decides the first target it finds."""
+        return _h([self._exit_json(e) for e in exits], self.digest(block, exits))
+
+    def digest(self, block: Block, exits: list[tuple]) -> str:
+        """What a caller sees of a block's result: its exit states (without their node), as
+        specialised to the caller's entry, and the facts its callers' transfer reads."""
+        return self._digest_json(block, [self._exit_json(e) for e in exits])
+
+    def _digest_json(self, block: Block, exits: list[Any]) -> str:
+        states = sorted(json.dumps(e, sort_keys=True) for e in exits)
         return _h(states, sorted(block.vars), block.havocs_all_globals, block.writes_memory)
 
     # ---- lookup / record ---------------------------------------------------------------
@@ -133,8 +140,8 @@ class PersistentBlocks:
             except (KeyError, IndexError, TypeError, ValueError):
                 self.misses += 1
                 return None
-            res = bam.analyse(callee, entry, prec)
-            if res.targets or self.digest(callee, res.exits) != c["digest"]:
+            res, exits = bam.call(callee, entry, prec)
+            if res.targets or self.digest(callee, [x for _, x in exits]) != c["digest"]:
                 self.misses += 1
                 return None
         try:
@@ -151,17 +158,21 @@ class PersistentBlocks:
                consumed: list[dict], seconds: float) -> None:
         if key in self.loaded or result.targets:
             return
+        exits = [self.state_json(e.state) for e in result.exits]
         self.fresh[key] = {
             "key": key, "function": block.name, "fn_key": self.fn_keys[block.name], "config": self.config,
-            "entry": self.state_json(reduced), "prec": _jsonable(prec_key),
-            "exits": [self.state_json(e.state) for e in result.exits],
+            "entry": self.state_json(reduced), "prec": _jsonable(prec_key), "exits": exits,
             "consumed": [] if block.name in self.recursive else consumed,
-            "digest": self.digest(block, result.exits), "states": result.states, "seconds": round(seconds, 4),
+            "digest": self._digest_json(block, [self._as_exit(x) for x in exits]), "states": result.states, "seconds": round(seconds, 4),
         }
 
-    def consumption(self, callee: Block, reduced: tuple, result: BlockResult) -> dict:
-        out = {"callee": callee.name, "entry": self.state_json(reduced), "digest": self.digest(callee, result.exits),
-               "ordered": self.ordered_digest(callee, result.exits)}
+    def consumption(self, callee: Block, reduced: tuple, result: BlockResult,
+                    exits: list[tuple[ARGState, tuple]]) -> dict:
+        """A callee summary a block used: the call's reduced entry and digests of the exits as
+        that call saw them (a generalized summary may change while its instances do not)."""
+        seen = [x for _, x in exits]
+        out = {"callee": callee.name, "entry": self.state_json(reduced), "digest": self.digest(callee, seen),
+               "ordered": self.ordered_digest(callee, seen)}
         if result.dependent:
             # An unfinished recursion's summary so far: the same code yields it in the same iteration.
             out["dependent"] = True

@@ -104,7 +104,7 @@ def _revalidate(cert: dict[str, Any], persistent: PersistentBlocks, bam: BAM, pr
             callee = bam.blocks.get(c["callee"])
             if callee is None:
                 return None
-            res = bam.analyse(callee, persistent.state_from_json(c["entry"]), prec)
-            if res.targets or res.dependent or persistent.ordered_digest(callee, res.exits) != c["ordered"]:
+            res, exits = bam.call(callee, persistent.state_from_json(c["entry"]), prec)
+            if res.targets or res.dependent or persistent.ordered_digest(callee, [x for _, x in exits]) != c["ordered"]:
                 return None
     return load_result(cert["result"], program)

@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 DB_NAME = "summaries.sqlite"
 
 _SCHEMA = """

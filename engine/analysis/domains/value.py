@@ -34,49 +34,58 @@ from ...cfa.ir import (
 from ...cfa.semantics import eval_binary, eval_cast, eval_unary
 from ..cpa import CPA, Block
 from ..precision import ValuePrecision
+from . import symbolic as sym
 from .varmap import expand_map, rebuild_map, reduce_map
 
 
 class ValueState:
-    """An immutable map variable -> int."""
+    """An immutable map variable -> int.
 
-    __slots__ = ("m", "_h")
+    In a generalized block (see domains/symbolic.py) values may also be symbolic
+    expressions over the block's entry values, and ``c`` holds the branch constraints on
+    them taken so far, as (expression, truth) pairs; ``c`` is None everywhere else.
+    """
 
-    def __init__(self, m: Mapping[str, int] | None = None):
-        self.m: dict[str, int] = dict(m) if m else {}
+    __slots__ = ("m", "c", "_h")
+
+    def __init__(self, m: Mapping[str, Any] | None = None, c: frozenset | None = None):
+        self.m: dict[str, Any] = dict(m) if m else {}
+        self.c = c
         self._h: int | None = None
 
     def __hash__(self) -> int:
         if self._h is None:
-            self._h = hash(frozenset(self.m.items()))
+            self._h = hash(frozenset(self.m.items())) if self.c is None else hash((frozenset(self.m.items()), self.c))
         return self._h
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ValueState) and self.m == other.m
+        return isinstance(other, ValueState) and self.m == other.m and self.c == other.c
 
     def __repr__(self) -> str:
-        return "{" + ", ".join(f"{k}={v}" for k, v in sorted(self.m.items())) + "}"
+        facts = [f"{k}={sym.render(v) if isinstance(v, sym.Sym) else v}" for k, v in sorted(self.m.items())]
+        facts += [f"[{'' if t else '!'}{sym.render(x)}]" for x, t in sorted(self.c or (), key=repr)]
+        return "{" + ", ".join(facts) + "}"
 
-    def get(self, name: str) -> int | None:
+    def get(self, name: str) -> Any:
         return self.m.get(name)
 
-    def set(self, name: str, value: int | None) -> ValueState:
+    def set(self, name: str, value: Any) -> ValueState:
         if value is None:
             if name not in self.m:
                 return self
             m = dict(self.m)
             del m[name]
-            return ValueState(m)
-        if self.m.get(name) == value and name in self.m:
+            return ValueState(m, self.c)
+        if name in self.m and self.m[name] == value:
             return self
         m = dict(self.m)
         m[name] = value
-        return ValueState(m)
+        return ValueState(m, self.c)
 
     def without(self, pred: Callable[[str], bool]) -> ValueState:
         if not any(pred(k) for k in self.m):
             return self
-        return ValueState({k: v for k, v in self.m.items() if not pred(k)})
+        return ValueState({k: v for k, v in self.m.items() if not pred(k)}, self.c)
 
     def restrict(self, keep: Callable[[str], bool]) -> ValueState:
         return self.without(lambda k: not keep(k))
@@ -113,6 +122,40 @@ def evaluate(e: Expr, lookup: Callable[[str], int | None]) -> int | None:
             return None
         a = evaluate(e.arg, lookup)
         return None if a is None else eval_cast(a, e.type)
+    return None
+
+
+def evaluate_symbolic(e: Expr, lookup: Callable[[str], Any]) -> Any:
+    """``evaluate`` in a generalized block: an int, a symbolic expression over the block's
+    entry values, or None. Each operation is the one ``evaluate`` would apply, deferred to
+    instantiation when an operand is symbolic (so its semantics are exactly the same)."""
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Var):
+        return lookup(e.name) if isinstance(e.type, IntType) else None
+    if isinstance(e, Binary):
+        if not isinstance(e.left.type, IntType) or not isinstance(e.right.type, IntType):
+            return None
+        a = evaluate_symbolic(e.left, lookup)
+        b = evaluate_symbolic(e.right, lookup)
+        if a is None or b is None:
+            other = b if a is None else a
+            if e.op in ("*", "&"):
+                # As in evaluate: x*0 and x&0 are 0 whatever x is (a symbolic operand may be 0).
+                if type(other) is int and other == 0:
+                    return 0
+                if isinstance(other, sym.Sym):
+                    return sym.binary(e.op, a, b, e.left.type, e.type)  # type: ignore[arg-type]
+            return None
+        return sym.binary(e.op, a, b, e.left.type, e.type)  # type: ignore[arg-type]
+    if isinstance(e, Unary):
+        a = evaluate_symbolic(e.arg, lookup)
+        return None if a is None else sym.unary(e.op, a, e.arg.type if e.op != "!" else e.type)  # type: ignore[arg-type]
+    if isinstance(e, Cast):
+        if not isinstance(e.arg.type, IntType):
+            return None
+        a = evaluate_symbolic(e.arg, lookup)
+        return None if a is None else sym.cast(a, e.type)  # type: ignore[arg-type]
     return None
 
 
@@ -161,11 +204,25 @@ def _invert(lhs: Expr, val: int, lookup: Callable[[str], int | None]) -> tuple[s
 class ValueCPA(CPA):
     name = "value"
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, generalize: bool = True):
         self.program = program
         self.vars = program.vars
         self.addressed = frozenset(n for n, v in program.vars.items() if v.addressed)
         self.globals = frozenset(n for n, v in program.vars.items() if v.is_global)
+        self.generalizes = generalize
+        self._generalizable: dict[str, bool] = {}
+        self._int_vars: set[str] | None = None
+        # A function's locals (but its result) are dead at its exit: exits leave them out, so
+        # a summary holds only what callers see, and an edit of a local does not change it.
+        by_fn: dict[str, set[str]] = {}
+        for n, v in program.vars.items():
+            if v.function is not None:
+                by_fn.setdefault(v.function, set()).add(n)
+        self._dead_at: dict[int, frozenset[str]] = {}
+        for f in program.all_functions():
+            dead = frozenset(by_fn.get(f.name, set()) - {f.result_var})
+            if dead:
+                self._dead_at[id(f.exit)] = dead
 
     def initial(self, node: CFANode) -> ValueState:
         return ValueState()
@@ -173,14 +230,20 @@ class ValueCPA(CPA):
     def is_less_or_equal(self, a: ValueState, b: ValueState) -> bool:
         if len(b.m) > len(a.m):
             return False
+        if b.c and (a.c is None or not b.c <= a.c):
+            return False
         am = a.m
         return all(am.get(k, _MISSING) == v for k, v in b.m.items())
 
     def coverage_items(self, state: ValueState):
-        return state.m.items()  # a <= b iff b's facts are among a's
+        # a <= b iff b's facts (and constraints) are among a's
+        if not state.c:
+            return state.m.items()
+        return [*state.m.items(), *((("#c", x), t) for x, t in state.c)]
 
     def join(self, a: ValueState, b: ValueState) -> ValueState:
-        return ValueState({k: v for k, v in a.m.items() if b.m.get(k, _MISSING) == v})
+        c = None if a.c is None or b.c is None else a.c & b.c
+        return ValueState({k: v for k, v in a.m.items() if b.m.get(k, _MISSING) == v}, c)
 
     # ---- transfer -----------------------------------------------------------
     def _assign(self, state: ValueState, lhs: Expr, value: int | None) -> ValueState:
@@ -198,6 +261,13 @@ class ValueCPA(CPA):
         return state  # an element or member of an aggregate: aggregates are not tracked
 
     def transfer(self, state: ValueState, edge: Edge, prec: Any) -> list[ValueState]:
+        out = self._transfer_symbolic(state, edge) if state.c is not None else self._transfer(state, edge)
+        dead = self._dead_at.get(id(edge.succ))
+        if dead is not None:
+            return [s.without(dead.__contains__) for s in out]
+        return out
+
+    def _transfer(self, state: ValueState, edge: Edge) -> list[ValueState]:
         lookup = state.m.get
         if isinstance(edge, AssignEdge):
             assert edge.lhs is not None and edge.rhs is not None
@@ -237,6 +307,47 @@ class ValueCPA(CPA):
             return [state]
         raise TypeError(f"value analysis: unexpected edge {type(edge).__name__}")
 
+    def _transfer_symbolic(self, state: ValueState, edge: Edge) -> list[ValueState]:
+        """Transfer in a generalized block (its edges are the kinds symbolic.generalizable admits)."""
+        lookup = state.m.get
+        if isinstance(edge, AssignEdge):
+            assert edge.lhs is not None and edge.rhs is not None
+            return [self._assign(state, edge.lhs, evaluate_symbolic(edge.rhs, lookup))]
+        if isinstance(edge, DeclEdge):
+            assert edge.var is not None
+            if edge.init is None:
+                return [state.set(edge.var.name, None)]
+            return [self._assign(state, edge.var, evaluate_symbolic(edge.init, lookup))]
+        if isinstance(edge, ReturnEdge):
+            if edge.result_var is None:
+                return [state]
+            value = evaluate_symbolic(edge.value, lookup) if edge.value is not None else None
+            return [self._assign(state, edge.result_var, value)]
+        if isinstance(edge, AssumeEdge):
+            assert edge.cond is not None
+            v = evaluate_symbolic(edge.cond, lookup)
+            if isinstance(v, sym.Sym):
+                # Decided by the entry values: both ways stay open, each under its constraint,
+                # and instantiation drops the one a concrete entry contradicts.
+                assert state.c is not None
+                return [ValueState(state.m, state.c | {(v, edge.truth)})]
+            if v is not None:
+                return [state] if (v != 0) == edge.truth else []
+
+            def concrete(k: str) -> int | None:
+                x = state.m.get(k)
+                return x if type(x) is int else None
+
+            solved = solve_for_var(edge.cond, edge.truth, concrete)
+            if solved is False:
+                return []
+            if isinstance(solved, tuple) and solved[0] not in state.m:
+                return [state.set(solved[0], solved[1])]
+            return [state]
+        if isinstance(edge, BlankEdge | AbortEdge):
+            return [state]
+        raise sym.Abandon(f"unexpected edge {type(edge).__name__} in a generalized block")
+
     def call_entry(self, state: ValueState, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[ValueState]:
         lookup = state.m.get
         values = [evaluate(a, lookup) for a in edge.args]
@@ -269,6 +380,43 @@ class ValueCPA(CPA):
                 edge: CallEdge) -> ValueState:
         return ValueState(rebuild_map(call.m, exit.m, block, self.globals, self.addressed))
 
+    def generalize(self, reduced: ValueState, block: Block, prec: Any) -> ValueState:
+        """The parametric entry of a generalizable block: its parameters' concrete values become
+        symbols, so one analysis serves every call (instantiate specialises its exits)."""
+        if not self.generalizes or reduced.c is not None:
+            return reduced
+        fn = block.function
+        ok = self._generalizable.get(fn.name)
+        if ok is None:
+            if self._int_vars is None:
+                self._int_vars = {n for n, v in self.vars.items() if isinstance(v.type, IntType) and not v.addressed}
+            ok = self._generalizable[fn.name] = sym.generalizable(fn, self._int_vars)
+        if not ok:
+            return reduced
+        m = dict(reduced.m)
+        for p in fn.params:
+            if type(m.get(p)) is int:
+                m[p] = sym.Param(p)
+        if m == reduced.m:
+            return reduced
+        return ValueState(m, frozenset())
+
+    def instantiate(self, reduced: ValueState, exit_state: ValueState, block: Block) -> ValueState | None:
+        if exit_state.c is None:
+            return exit_state
+        env = {k: v for k, v in reduced.m.items() if type(v) is int}
+        memo: dict[int, int | None] = {}
+        for x, truth in exit_state.c:
+            v = sym.instantiate(x, env, memo)
+            if v is not None and (v != 0) != truth:
+                return None  # this exit is on a path the entry does not take
+        out = {}
+        for k, x in exit_state.m.items():
+            v = sym.instantiate(x, env, memo)
+            if v is not None:
+                out[k] = v
+        return ValueState(out)
+
     def precision_key(self, prec: ValuePrecision | None, block: Block) -> Hashable:
         return None if prec is None else prec.key_for(block)
 
@@ -276,13 +424,30 @@ class ValueCPA(CPA):
         return repr(state)
 
     def concrete_values(self, state: ValueState) -> dict[str, int]:
-        return state.m
+        if state.c is None:
+            return state.m
+        return {k: v for k, v in state.m.items() if type(v) is int}
 
     def to_json(self, state: ValueState) -> Any:
-        return dict(sorted(state.m.items()))
+        if state.c is None:
+            return dict(sorted(state.m.items()))
+        enc = sym.Encoder()
+        out: dict[str, Any] = {k: enc.value(v) for k, v in sorted(state.m.items())}
+        ordered = sorted(state.c, key=lambda c: (sym.canonical_json(c[0]), c[1]))
+        out[CONSTRAINTS] = [[enc.value(x), t] for x, t in ordered]
+        out[NODES] = enc.nodes
+        return out
 
     def from_json(self, data: Any) -> ValueState:
-        return ValueState({str(k): int(v) for k, v in data.items()})
+        if CONSTRAINTS not in data:
+            return ValueState({str(k): int(v) for k, v in data.items()})
+        dec = sym.Decoder(data.get(NODES, []))
+        c = frozenset((dec.value(x), bool(t)) for x, t in data[CONSTRAINTS])
+        return ValueState({str(k): dec.value(v) for k, v in data.items() if k not in (CONSTRAINTS, NODES)}, c)
+
+
+CONSTRAINTS = "#constraints"  # the key of a generalized state's constraints in its JSON form
+NODES = "#nodes"  # ... and of the expression nodes its values refer to
 
 
 _MISSING = object()

@@ -1,0 +1,392 @@
+"""Symbolic values over a block's entry values, for generalized (parametric) block summaries.
+
+A block whose result is a straight function of its parameters (see ``generalizable``) can be
+analysed once with its parameters as symbols instead of once per concrete entry: the value
+analysis then computes expressions over the symbols, and branches on them record
+constraints. A caller instantiates such a summary at its concrete entry (expand), which
+evaluates the expressions and constraints with the same machine-integer semantics as the
+concrete analysis (``cfa.semantics``), so an instantiated exit is the state a concrete
+analysis of that entry computes, or less precise where the symbolic route lost a fact (an
+unknown value stays unknown; it never becomes a wrong one).
+
+Expressions are immutable, hashed once, and bounded in size: an expression that would grow
+beyond ``MAX_SIZE`` nodes (a loop that accumulates for too long) abandons generalization for
+that entry, and the block is analysed concretely instead.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...cfa.cfa import FunctionCFA
+from ...cfa.ctype import IntType
+from ...cfa.ir import (
+    AbortEdge,
+    AssignEdge,
+    AssumeEdge,
+    Binary,
+    BlankEdge,
+    Cast,
+    Const,
+    DeclEdge,
+    Expr,
+    Nondet,
+    ReturnEdge,
+    Unary,
+    Var,
+)
+from ...cfa.semantics import eval_binary, eval_cast, eval_unary
+from ..cpa import GeneralizationAbandoned
+
+MAX_SIZE = 20_000  # tree nodes of one expression (evaluation and storage are linear in it)
+MAX_BRANCH_SITES = 4  # branches on symbolic values, outside loops, in one function
+RENDER_LIMIT = 160  # characters of an expression shown to a user
+
+
+class Abandon(GeneralizationAbandoned):
+    """Generalization does not pay off for this entry: analyse it concretely."""
+
+
+class Sym:
+    __slots__ = ("_h", "size")
+
+    def __hash__(self) -> int:
+        return self._h
+
+
+class Param(Sym):
+    """The entry value of a parameter."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+        self.size = 1
+        self._h = hash(("p", name))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Param) and other.name == self.name)
+
+    __hash__ = Sym.__hash__
+
+
+class Op(Sym):
+    """An operation: kind "b" (binary: types = (left, result)), "u" (unary: (operand,)) or
+    "c" (cast: (target,)); args are Sym or int, or None (no single value) beside a symbolic
+    operand of * or &, whose result is 0 if that operand is."""
+
+    __slots__ = ("kind", "op", "types", "args")
+
+    def __init__(self, kind: str, op: str, types: tuple[IntType, ...], args: tuple[Any, ...]):
+        size = 1 + sum(a.size for a in args if isinstance(a, Sym))
+        if size > MAX_SIZE:
+            raise Abandon("expression too large")
+        self.kind, self.op, self.types, self.args = kind, op, types, args
+        self.size = size
+        self._h = hash((kind, op, types, args))
+
+    def __eq__(self, other: object) -> bool:
+        # Iterative: expressions can be thousands of operations deep.
+        stack: list[tuple[Any, Any]] = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if isinstance(a, Op):
+                if not (isinstance(b, Op) and a._h == b._h and a.kind == b.kind and a.op == b.op
+                        and a.types == b.types and len(a.args) == len(b.args)):
+                    return False
+                stack.extend(zip(a.args, b.args))
+            elif isinstance(a, Param):
+                if not (isinstance(b, Param) and a.name == b.name):
+                    return False
+            elif isinstance(b, Sym) or a != b:
+                return False
+        return True
+
+    __hash__ = Sym.__hash__
+
+
+def binary(op: str, a: Any, b: Any, left_t: IntType, result_t: IntType) -> Any:
+    if not isinstance(a, Sym) and not isinstance(b, Sym):
+        return eval_binary(op, a, b, left_t, result_t)
+    return Op("b", op, (left_t, result_t), (a, b))
+
+
+def unary(op: str, a: Any, t: IntType) -> Any:
+    if not isinstance(a, Sym):
+        return eval_unary(op, a, t)
+    return Op("u", op, (t,), (a,))
+
+
+def cast(a: Any, t: IntType) -> Any:
+    if not isinstance(a, Sym):
+        return eval_cast(a, t)
+    return Op("c", "", (t,), (a,))
+
+
+def instantiate(v: Any, env: dict[str, int], memo: dict[int, int | None]) -> int | None:
+    """The value of ``v`` when every parameter has its value in env (None: no single value).
+    ``memo`` (by node identity) is shared by the values of one state."""
+    if not isinstance(v, Sym):
+        return v
+    if id(v) in memo:
+        return memo[id(v)]
+    stack: list[tuple[Sym, bool]] = [(v, False)]
+    while stack:
+        x, ready = stack.pop()
+        if id(x) in memo:
+            continue
+        if isinstance(x, Param):
+            memo[id(x)] = env.get(x.name)
+            continue
+        assert isinstance(x, Op)
+        if not ready:
+            stack.append((x, True))
+            stack.extend((a, False) for a in x.args if isinstance(a, Sym) and id(a) not in memo)
+            continue
+        args = [memo[id(a)] if isinstance(a, Sym) else a for a in x.args]
+        if None in args:
+            # As the concrete evaluation: x*0 and x&0 are 0 even when x has no single value.
+            out = 0 if x.kind == "b" and x.op in ("*", "&") and 0 in args else None
+        elif x.kind == "b":
+            out = eval_binary(x.op, args[0], args[1], x.types[0], x.types[1])
+        elif x.kind == "u":
+            out = eval_unary(x.op, args[0], x.types[0])
+        else:
+            out = eval_cast(args[0], x.types[0])
+        memo[id(x)] = out
+    return memo[id(v)]
+
+
+# ---- persistence and display ----------------------------------------------------------------
+class Encoder:
+    """JSON for the symbolic values of one state: a table of shared nodes, so an expression
+    is stored in the size of its DAG, and values that refer into it (an int stays an int,
+    a node is ``[index]``). The numbering follows the order values are encoded in, so equal
+    states encode equally."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Any] = []
+        self._index: dict[int, int] = {}
+
+    def value(self, v: Any) -> Any:
+        if not isinstance(v, Sym):
+            return v
+        return [self._node(v)]
+
+    def _node(self, root: Sym) -> int:
+        stack: list[tuple[Sym, bool]] = [(root, False)]
+        while stack:
+            v, ready = stack.pop()
+            if id(v) in self._index:
+                continue
+            if isinstance(v, Param):
+                self._index[id(v)] = len(self.nodes)
+                self.nodes.append(["p", v.name])
+                continue
+            assert isinstance(v, Op)
+            if not ready:
+                stack.append((v, True))
+                stack.extend((a, False) for a in reversed(v.args) if isinstance(a, Sym))
+                continue
+            index = self._index
+            args = [[index[id(a)]] if isinstance(a, Sym) else a for a in v.args]
+            codes = _CODES.get(v.types)
+            if codes is None:
+                codes = _CODES[v.types] = [_type_code(t) for t in v.types]
+            index[id(v)] = len(self.nodes)
+            self.nodes.append([v.kind, v.op, codes, args])
+        return self._index[id(root)]
+
+
+class Decoder:
+    def __init__(self, nodes: Any):
+        if not isinstance(nodes, list):
+            raise ValueError("symbolic node table is not a list")
+        self.built: list[Sym] = []
+        for n in nodes:
+            if n[0] == "p":
+                self.built.append(Param(str(n[1])))
+                continue
+            kind, op, types, args = n
+            if kind not in ("b", "u", "c"):
+                raise ValueError(f"unknown symbolic operation {kind!r}")
+            self.built.append(Op(kind, str(op), tuple(_type_of(t) for t in types),
+                                 tuple(None if a is None else self.value(a) for a in args)))
+
+    def value(self, d: Any) -> Any:
+        if isinstance(d, int) and not isinstance(d, bool):
+            return d
+        if isinstance(d, list) and len(d) == 1 and isinstance(d[0], int) and 0 <= d[0] < len(self.built):
+            return self.built[d[0]]
+        raise ValueError(f"not a symbolic value: {d!r}")
+
+
+_TYPES: dict[str, IntType] = {}
+_CODES: dict[tuple[IntType, ...], list[str]] = {}
+
+
+def _type_code(t: IntType) -> str:
+    return f"{t.name}/{t.bits}/{int(t.signed)}/{t.rank}"
+
+
+def _type_of(code: Any) -> IntType:
+    t = _TYPES.get(code)
+    if t is None:
+        name, bits, signed, rank = str(code).rsplit("/", 3)
+        t = _TYPES[code] = IntType(name, int(bits), signed == "1", int(rank))
+    return t
+
+
+def canonical_json(v: Any) -> str:
+    """A text for ordering values deterministically (independent of hashing and identity)."""
+    enc = Encoder()
+    ref = enc.value(v)
+    return json.dumps([ref, enc.nodes])
+
+
+def render(v: Any, limit: int = RENDER_LIMIT) -> str:
+    """C-like text of a symbolic value, shortened to about ``limit`` characters."""
+    out: list[str] = []
+    budget = [limit]
+
+    def emit(s: str) -> None:
+        budget[0] -= len(s)
+        out.append(s)
+
+    def go(x: Any) -> None:
+        if budget[0] <= 0:
+            return
+        if not isinstance(x, Sym):
+            emit(str(x))
+        elif isinstance(x, Param):
+            emit(x.name.split("::")[-1])
+        elif isinstance(x, Op) and x.kind == "b":
+            emit("(")
+            go(x.args[0])
+            emit(f" {x.op} ")
+            go(x.args[1])
+            emit(")")
+        elif isinstance(x, Op) and x.kind == "u":
+            emit(x.op)
+            go(x.args[0])
+        else:
+            assert isinstance(x, Op)
+            emit(f"({x.types[0].name})")
+            go(x.args[0])
+
+    go(v)
+    text = "".join(out)
+    if budget[0] < 0 or len(text) > limit:
+        text = text[:limit] + "…"
+    return text[1:-1] if text.startswith("(") and text.endswith(")") and len(text) <= limit else text
+
+
+# ---- which functions are generalized ------------------------------------------------------------
+def generalizable(fn: FunctionCFA, int_vars: set[str]) -> bool:
+    """Whether analysing ``fn`` with symbolic parameters is bounded and cannot lose a target.
+
+    The function calls nothing and contains no error location (a target found under one
+    entry must not be reported for another); it only computes with plain integer variables
+    (no memory, no aggregates, no nondeterminism); and its control flow depends on its
+    parameters only through a few branches outside loops, so the symbolic analysis
+    explores at most 2^MAX_BRANCH_SITES times the paths of a concrete one and never a loop
+    whose trip count is symbolic.
+    """
+    if not fn.params or any(p not in int_vars for p in fn.params):
+        return False
+    for n in fn.nodes:
+        if n.error is not None:
+            return False
+    edges = list(fn.edges())
+    plain = (Const, Var, Binary, Unary, Cast)
+    exprs: list[tuple[Any, Expr | None]] = []
+    for e in edges:
+        if isinstance(e, DeclEdge):
+            if e.var.name not in int_vars or (e.init is not None and isinstance(e.init, Nondet)):
+                return False
+            exprs.append((e.var.name, e.init))
+        elif isinstance(e, AssignEdge):
+            if not isinstance(e.lhs, Var) or e.lhs.name not in int_vars or isinstance(e.rhs, Nondet):
+                return False
+            exprs.append((e.lhs.name, e.rhs))
+        elif isinstance(e, ReturnEdge):
+            if e.result_var is not None and e.result_var.name not in int_vars:
+                return False
+            exprs.append((e.result_var.name if e.result_var is not None else None, e.value))
+        elif isinstance(e, AssumeEdge):
+            exprs.append((None, e.cond))
+        elif not isinstance(e, BlankEdge | AbortEdge):
+            return False  # calls (internal or external) and anything else
+    for _, x in exprs:
+        if x is not None and any(not isinstance(n, plain) or (isinstance(n, Var) and n.name not in int_vars)
+                                 for n in x.walk()):
+            return False
+    # Variables whose value depends on a parameter (flow-insensitively).
+    tainted = set(fn.params)
+    changed = True
+    while changed:
+        changed = False
+        for target, x in exprs:
+            if target is not None and target not in tainted and x is not None and x.variables() & tainted:
+                tainted.add(target)
+                changed = True
+    in_loop = _nodes_in_cycles(fn)
+    sites: set[int] = set()
+    for e in edges:
+        if isinstance(e, AssumeEdge) and e.cond.variables() & tainted:
+            if e.pred in in_loop:
+                return False
+            sites.add(id(e.pred))
+    return len(sites) <= MAX_BRANCH_SITES
+
+
+def _nodes_in_cycles(fn: FunctionCFA) -> set:
+    """Nodes on some cycle of the function's CFA (Tarjan's SCCs, iteratively)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list = []
+    out: set = set()
+    counter = 0
+    for root in fn.nodes:
+        if id(root) in index:
+            continue
+        work = [(root, iter([e.succ for e in root.out]))]
+        index[id(root)] = low[id(root)] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(id(root))
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for succ in it:
+                if id(succ) not in index:
+                    index[id(succ)] = low[id(succ)] = counter
+                    counter += 1
+                    stack.append(succ)
+                    on_stack.add(id(succ))
+                    work.append((succ, iter([e.succ for e in succ.out])))
+                    advanced = True
+                    break
+                if id(succ) in on_stack:
+                    low[id(node)] = min(low[id(node)], index[id(succ)])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[id(parent)] = min(low[id(parent)], low[id(node)])
+            if low[id(node)] == index[id(node)]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(id(w))
+                    comp.append(w)
+                    if w is node:
+                        break
+                if len(comp) > 1 or any(e.succ is node for e in node.out):
+                    out.update(comp)
+    return out
