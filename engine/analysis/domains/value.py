@@ -133,6 +133,8 @@ def evaluate_symbolic(e: Expr, lookup: Callable[[str], Any]) -> Any:
         return e.value
     if isinstance(e, Var):
         return lookup(e.name) if isinstance(e.type, IntType) else None
+    if not isinstance(e.type, IntType):
+        return None  # not an integer: no value (as evaluate's semantics give)
     if isinstance(e, Binary):
         if not isinstance(e.left.type, IntType) or not isinstance(e.right.type, IntType):
             return None
@@ -149,6 +151,8 @@ def evaluate_symbolic(e: Expr, lookup: Callable[[str], Any]) -> Any:
             return None
         return sym.binary(e.op, a, b, e.left.type, e.type)  # type: ignore[arg-type]
     if isinstance(e, Unary):
+        if not isinstance(e.arg.type, IntType):
+            return None
         a = evaluate_symbolic(e.arg, lookup)
         return None if a is None else sym.unary(e.op, a, e.arg.type if e.op != "!" else e.type)  # type: ignore[arg-type]
     if isinstance(e, Cast):
