@@ -173,16 +173,9 @@ class BAM:
         return res, [(e, e.state) for e in res.exits]
 
     def _instance(self, block: Block, reduced: tuple, general: tuple, prec: dict, key: Hashable) -> BlockResult | None:
-        store_key = None
-        if self.persistent is not None:
-            store_key = self.persistent.key(block, reduced, key[2])
-            exits = self.persistent.lookup(self, block, reduced, prec, store_key)
-            if exits is not None:
-                for e in exits:
-                    e.origin = (block.name, reduced, prec)
-                result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
-                self.cache[key] = result
-                return result
+        store_key, loaded = self._load(block, reduced, prec, key)
+        if loaded is not None:
+            return loaded
         try:
             summary = self.analyse(block, general, prec)
         except GeneralizationAbandoned:
@@ -223,21 +216,28 @@ class BAM:
                 return BlockResult(ARGState(reduced), summary, [], True)
         if len(self.stack) >= self.max_depth:
             raise AnalysisUnsupported(f"recursion deeper than {self.max_depth} calls", None)
-        store_key = None
-        if self.persistent is not None:
-            store_key = self.persistent.key(block, reduced, key[2])
-            saved, self.stack = self.stack, []  # validation's own calls are not the caller's
-            try:
-                exits = self.persistent.lookup(self, block, reduced, prec, store_key)
-            finally:
-                self.stack = saved
-            if exits is not None:
-                for e in exits:
-                    e.origin = (block.name, reduced, prec)
-                result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
-                self.cache[key] = result
-                return result
+        store_key, loaded = self._load(block, reduced, prec, key)
+        if loaded is not None:
+            return loaded
         return self._fresh(block, reduced, prec, key, store_key)
+
+    def _load(self, block: Block, reduced: tuple, prec: dict, key: Hashable) -> tuple[str | None, BlockResult | None]:
+        """(store key, the entry loaded from the persistent cache if it holds a valid one)."""
+        if self.persistent is None:
+            return None, None
+        store_key = self.persistent.key(block, reduced, key[2])
+        saved, self.stack = self.stack, []  # validation's own calls are not the caller's
+        try:
+            exits = self.persistent.lookup(self, block, reduced, prec, store_key)
+        finally:
+            self.stack = saved
+        if exits is None:
+            return store_key, None
+        for e in exits:
+            e.origin = (block.name, reduced, prec)
+        result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
+        self.cache[key] = result
+        return store_key, result
 
     def _fresh(self, block: Block, reduced: tuple, prec: dict, key: Hashable, store_key: str | None) -> BlockResult:
         self.stats.cache_misses += 1

@@ -44,9 +44,9 @@ def _symbolic_facts(part: dict[str, Any]) -> dict[str, Any]:
             if isinstance(value, sym.Param) and value.name == k:
                 continue  # a parameter standing for itself: any value
             out[k] = value if isinstance(value, int) else sym.render(value)
-        cons = [("" if t else "!") + f"({sym.render(dec.value(x))})" for x, t in part[CONSTRAINTS]]
+        cons = [sym.render(dec.value(x)) if t else f"!({sym.render(dec.value(x))})" for x, t in part[CONSTRAINTS]]
         if cons:
-            out[FORMULA] = " && ".join(c[1:-1] if not c.startswith("!") else c for c in cons)
+            out[FORMULA] = " && ".join(cons)
         return out
     except (KeyError, IndexError, TypeError, ValueError):
         return {}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...cfa.callgraph import tarjan
 from ...cfa.cfa import FunctionCFA
 from ...cfa.ctype import IntType
 from ...cfa.ir import (
@@ -256,7 +257,7 @@ def render(v: Any, limit: int = RENDER_LIMIT) -> str:
         budget[0] -= len(s)
         out.append(s)
 
-    def go(x: Any) -> None:
+    def go(x: Any, outer: bool = False) -> None:
         if budget[0] <= 0:
             return
         if not isinstance(x, Sym):
@@ -264,11 +265,11 @@ def render(v: Any, limit: int = RENDER_LIMIT) -> str:
         elif isinstance(x, Param):
             emit(x.name.split("::")[-1])
         elif isinstance(x, Op) and x.kind == "b":
-            emit("(")
+            emit("" if outer else "(")
             go(x.args[0])
             emit(f" {x.op} ")
             go(x.args[1])
-            emit(")")
+            emit("" if outer else ")")
         elif isinstance(x, Op) and x.kind == "u":
             emit(x.op)
             go(x.args[0])
@@ -277,11 +278,9 @@ def render(v: Any, limit: int = RENDER_LIMIT) -> str:
             emit(f"({x.types[0].name})")
             go(x.args[0])
 
-    go(v)
+    go(v, outer=True)
     text = "".join(out)
-    if budget[0] < 0 or len(text) > limit:
-        text = text[:limit] + "…"
-    return text[1:-1] if text.startswith("(") and text.endswith(")") and len(text) <= limit else text
+    return text if budget[0] >= 0 else text[:limit] + "…"
 
 
 # ---- which functions are generalized ------------------------------------------------------------
@@ -344,49 +343,10 @@ def generalizable(fn: FunctionCFA, int_vars: set[str]) -> bool:
 
 
 def _nodes_in_cycles(fn: FunctionCFA) -> set:
-    """Nodes on some cycle of the function's CFA (Tarjan's SCCs, iteratively)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list = []
-    out: set = set()
-    counter = 0
-    for root in fn.nodes:
-        if id(root) in index:
-            continue
-        work = [(root, iter([e.succ for e in root.out]))]
-        index[id(root)] = low[id(root)] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(id(root))
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for succ in it:
-                if id(succ) not in index:
-                    index[id(succ)] = low[id(succ)] = counter
-                    counter += 1
-                    stack.append(succ)
-                    on_stack.add(id(succ))
-                    work.append((succ, iter([e.succ for e in succ.out])))
-                    advanced = True
-                    break
-                if id(succ) in on_stack:
-                    low[id(node)] = min(low[id(node)], index[id(succ)])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[id(parent)] = min(low[id(parent)], low[id(node)])
-            if low[id(node)] == index[id(node)]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(id(w))
-                    comp.append(w)
-                    if w is node:
-                        break
-                if len(comp) > 1 or any(e.succ is node for e in node.out):
-                    out.update(comp)
-    return out
+    """Nodes on some cycle of the function's CFA."""
+    succs = {str(i): set() for i in range(len(fn.nodes))}
+    number = {id(n): str(i) for i, n in enumerate(fn.nodes)}
+    for n in fn.nodes:
+        succs[number[id(n)]] |= {number[id(e.succ)] for e in n.out if id(e.succ) in number}
+    cyclic = {v for comp in tarjan(succs) for v in comp if len(comp) > 1 or v in succs[v]}
+    return {n for n in fn.nodes if number[id(n)] in cyclic}

@@ -265,38 +265,50 @@ class ValueCPA(CPA):
         return state  # an element or member of an aggregate: aggregates are not tracked
 
     def transfer(self, state: ValueState, edge: Edge, prec: Any) -> list[ValueState]:
-        out = self._transfer_symbolic(state, edge) if state.c is not None else self._transfer(state, edge)
+        out = self._transfer(state, edge)
         dead = self._dead_at.get(id(edge.succ))
         if dead is not None:
             return [s.without(dead.__contains__) for s in out]
         return out
 
     def _transfer(self, state: ValueState, edge: Edge) -> list[ValueState]:
+        # In a generalized block (state.c set) values may be symbolic: the same transfer, with
+        # evaluation deferred where an operand is symbolic.
+        symbolic = state.c is not None
+        ev = evaluate_symbolic if symbolic else evaluate
         lookup = state.m.get
         if isinstance(edge, AssignEdge):
             assert edge.lhs is not None and edge.rhs is not None
-            value = None if isinstance(edge.rhs, Nondet) else evaluate(edge.rhs, lookup)
+            value = None if isinstance(edge.rhs, Nondet) else ev(edge.rhs, lookup)
             return [self._assign(state, edge.lhs, value)]
         if isinstance(edge, AssumeEdge):
             assert edge.cond is not None
-            v = evaluate(edge.cond, lookup)
+            v = ev(edge.cond, lookup)
+            if symbolic and isinstance(v, sym.Sym):
+                # Decided by the entry values: both ways stay open, each under its constraint,
+                # and instantiation drops the one a concrete entry contradicts.
+                return [ValueState(state.m, state.c | {(v, edge.truth)})]  # type: ignore[operator]
             if v is not None:
                 return [state] if (v != 0) == edge.truth else []
+            if symbolic:
+                def lookup(k: str) -> int | None:  # a symbolic value is known: never pinned
+                    x = state.m.get(k)
+                    return x if type(x) is int else None
             solved = solve_for_var(edge.cond, edge.truth, lookup)
             if solved is False:
                 return []
-            if isinstance(solved, tuple):
+            if isinstance(solved, tuple) and solved[0] not in state.m:
                 return [state.set(solved[0], solved[1])]
             return [state]
         if isinstance(edge, DeclEdge):
             assert edge.var is not None
             if edge.init is None or isinstance(edge.init, Nondet):
                 return [state.set(edge.var.name, None)]
-            return [self._assign(state, edge.var, evaluate(edge.init, lookup))]
+            return [self._assign(state, edge.var, ev(edge.init, lookup))]
         if isinstance(edge, ReturnEdge):
             if edge.result_var is None:
                 return [state]
-            value = evaluate(edge.value, lookup) if edge.value is not None else None
+            value = ev(edge.value, lookup) if edge.value is not None else None
             return [self._assign(state, edge.result_var, value)]
         if isinstance(edge, ExternalCallEdge):
             s = state
@@ -310,47 +322,6 @@ class ValueCPA(CPA):
         if isinstance(edge, BlankEdge | AbortEdge):
             return [state]
         raise TypeError(f"value analysis: unexpected edge {type(edge).__name__}")
-
-    def _transfer_symbolic(self, state: ValueState, edge: Edge) -> list[ValueState]:
-        """Transfer in a generalized block (its edges are the kinds symbolic.generalizable admits)."""
-        lookup = state.m.get
-        if isinstance(edge, AssignEdge):
-            assert edge.lhs is not None and edge.rhs is not None
-            return [self._assign(state, edge.lhs, evaluate_symbolic(edge.rhs, lookup))]
-        if isinstance(edge, DeclEdge):
-            assert edge.var is not None
-            if edge.init is None:
-                return [state.set(edge.var.name, None)]
-            return [self._assign(state, edge.var, evaluate_symbolic(edge.init, lookup))]
-        if isinstance(edge, ReturnEdge):
-            if edge.result_var is None:
-                return [state]
-            value = evaluate_symbolic(edge.value, lookup) if edge.value is not None else None
-            return [self._assign(state, edge.result_var, value)]
-        if isinstance(edge, AssumeEdge):
-            assert edge.cond is not None
-            v = evaluate_symbolic(edge.cond, lookup)
-            if isinstance(v, sym.Sym):
-                # Decided by the entry values: both ways stay open, each under its constraint,
-                # and instantiation drops the one a concrete entry contradicts.
-                assert state.c is not None
-                return [ValueState(state.m, state.c | {(v, edge.truth)})]
-            if v is not None:
-                return [state] if (v != 0) == edge.truth else []
-
-            def concrete(k: str) -> int | None:
-                x = state.m.get(k)
-                return x if type(x) is int else None
-
-            solved = solve_for_var(edge.cond, edge.truth, concrete)
-            if solved is False:
-                return []
-            if isinstance(solved, tuple) and solved[0] not in state.m:
-                return [state.set(solved[0], solved[1])]
-            return [state]
-        if isinstance(edge, BlankEdge | AbortEdge):
-            return [state]
-        raise sym.Abandon(f"unexpected edge {type(edge).__name__} in a generalized block")
 
     def call_entry(self, state: ValueState, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[ValueState]:
         lookup = state.m.get
