@@ -1,3 +1,3 @@
-from cbam.cli import main
+from cbam.cli import run
 
-raise SystemExit(main())
+run()

@@ -21,7 +21,18 @@ THEORIES = ("bv", "lia")
 EXIT_TRUE, EXIT_FALSE, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
-def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentParser], None],
+                        only: str | None = None) -> None:
+    """verify, summary and cache (or the one named)."""
+    if only in (None, "verify"):
+        _add_verify(sub, add_frontend_options)
+    if only in (None, "summary"):
+        _add_summary(sub, add_frontend_options)
+    if only in (None, "cache"):
+        _add_cache(sub)
+
+
+def _add_verify(sub, add_frontend_options: Callable[[argparse.ArgumentParser], None]) -> None:
     p = sub.add_parser("verify", help="verify C files or SV-COMP tasks",
                        description="Prove that no error call or failing assertion is reachable, or show a "
                                    "confirmed counterexample. Exit status: 0 TRUE, 1 FALSE, 3 UNKNOWN, 2 bad input.")
@@ -44,6 +55,8 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     add_cache_options(p)
     p.set_defaults(func=cmd_verify)
 
+
+def _add_summary(sub, add_frontend_options: Callable[[argparse.ArgumentParser], None]) -> None:
     sm = sub.add_parser("summary", help="print the function summaries cbam infers")
     sm.add_argument("file")
     sm.add_argument("--function", help="only this function")
@@ -55,6 +68,8 @@ def add_verify_commands(sub, add_frontend_options: Callable[[argparse.ArgumentPa
     add_cache_options(sm)
     sm.set_defaults(func=cmd_summary)
 
+
+def _add_cache(sub) -> None:
     c = sub.add_parser("cache", help="inspect or clear the persistent summary cache")
     csub = c.add_subparsers(dest="cache_command", required=True)
     cs = csub.add_parser("stats", help="what the cache holds")
@@ -92,19 +107,29 @@ def cmd_summary(args: argparse.Namespace) -> int:
     """Verify (reusing the cache), then print each function's block abstractions as summaries."""
     import tempfile
 
-    from cbam.engine.analysis.blocks import build_blocks
-    from cbam.engine.analysis.summaries import summary_lines
-    from cbam.engine.cache.blockcache import PersistentBlocks
     from cbam.engine.cache.store import CacheStore
-    from cbam.engine.frontend.errors import FrontendError
-    from cbam.engine.frontend.load import load_program
-    from cbam.engine.verify import VerifyOptions, make_cpa, run_deep, verify_program
 
     tmp = None
     store = open_cache(args)
     if store is None:  # summaries are read back from a store: use a throw-away one
         tmp = tempfile.TemporaryDirectory()
         store = CacheStore(tmp.name)
+    try:
+        return _print_summaries(args, store)
+    finally:  # explicitly: the command line exits without Python's finalization (cli.run)
+        store.close()
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _print_summaries(args: argparse.Namespace, store) -> int:
+    from cbam.engine.analysis.blocks import build_blocks
+    from cbam.engine.analysis.summaries import summary_lines
+    from cbam.engine.cache.blockcache import PersistentBlocks
+    from cbam.engine.frontend.errors import FrontendError
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.verify import VerifyOptions, make_cpa, run_deep, verify_program
+
     pp = pp_options(args, args.data_model or "LP64")
     try:
         program = load_program(args.file, options=pp, entry=args.entry)
@@ -135,15 +160,13 @@ def cmd_summary(args: argparse.Namespace) -> int:
         for line in summary_lines(name, params, blocks):
             print(f"  {line}")
     print(f"Verification result: {result.verdict}" + (f" ({result.reason})" if result.reason else ""))
-    if tmp is not None:
-        store.close()
-        tmp.cleanup()
     return 0
 
 
 def cmd_cache_stats(args: argparse.Namespace) -> int:
     store = open_cache(args)
     st = store.stats()
+    store.close()
     if args.format == "json":
         json.dump(st, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -162,6 +185,7 @@ def cmd_cache_clear(args: argparse.Namespace) -> int:
     target = os.path.abspath(args.file) if args.file else None
     n = store.clear(target)
     n += store.clear(args.file) if args.file and args.file != target else 0
+    store.close()
     print(f"cleared {'everything' if not args.file else args.file} ({n} entries)")
     return 0
 
@@ -220,16 +244,26 @@ class _Progress:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from cbam.engine.frontend.errors import FrontendError
     from cbam.engine.limits import limit_memory
 
     limit_memory(args.memory_limit)
-    args._cache = open_cache(args)
     files = _collect(args.paths)
     args._files = files
     if not files:
         print("cbam: no .c, .i or .yml files to verify", file=sys.stderr)
         return EXIT_USAGE
+    args._prefetch = None if files[0].endswith(".yml") else _Prefetch(files[0], args)
+    args._cache = open_cache(args)
+    try:
+        return _verify_all(files, args)
+    finally:
+        if args._cache is not None:
+            args._cache.close()
+
+
+def _verify_all(files: list[str], args: argparse.Namespace) -> int:
+    from cbam.engine.frontend.errors import FrontendError
+
     results: list[dict] = []
     worst = EXIT_TRUE
     for path in files:
@@ -249,6 +283,34 @@ def cmd_verify(args: argparse.Namespace) -> int:
             r.pop("exit", None)
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")  # one write, however stdout is buffered
     return worst
+
+
+class _Prefetch:
+    """The first .c file's preprocessing, started before the cache is opened: the preprocessor,
+    a process of its own (about 10 ms), then runs while this one opens the cache. An unchanged
+    source is answered by the two together."""
+
+    def __init__(self, source: str, args: argparse.Namespace):
+        from cbam.engine.frontend.errors import FrontendError
+        from cbam.engine.frontend.preprocess import Preprocessing
+
+        self.source = source
+        self.pp = pp_options(args, args.data_model or "LP64")  # as _verify_one decides for a .c file
+        self.run: Preprocessing | None = None
+        self.error: FrontendError | None = None
+        try:
+            self.run = Preprocessing(source, None, self.pp)
+        except FrontendError as exc:  # raised where the text is taken, as if preprocessed there
+            self.error = exc
+
+    def take(self, source: str, pp) -> str | None:
+        """The preprocessed text, if it is that of source with options pp (else None)."""
+        if source != self.source or pp != self.pp:
+            return None
+        if self.error is not None:
+            raise self.error
+        assert self.run is not None
+        return self.run.result()
 
 
 def _combine(a: int, b: int) -> int:
@@ -276,13 +338,12 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
     data_model = data_model or "LP64"
     pp = pp_options(args, data_model)
     with _Progress(not args.no_progress and args.format == "text", source):
-        result = _verify_source(source, pp, args)
-    harness_paths = _write_harnesses(result, args, source)
+        data, harnesses = _verify_source(source, pp, args)
+    harness_paths = _write_harnesses(harnesses, args, source)
     if args.format == "text":
         if len(args._files) > 1:
             print(f"== {path}")
-        _print_text(result, source, harness_paths)
-    data = result.to_json()
+        _print_text(data, source, harness_paths)
     # ru_maxrss is in KiB on Linux: the process's peak, for benchmarks and users alike.
     data["statistics"]["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     if path != source:
@@ -291,28 +352,32 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
             data["expected_verdict"] = "TRUE" if expected else "FALSE"
     if harness_paths:
         data["harnesses"] = harness_paths
-    data["exit"] = {"TRUE": EXIT_TRUE, "FALSE": EXIT_FALSE}.get(result.verdict, EXIT_UNKNOWN)
+    data["exit"] = {"TRUE": EXIT_TRUE, "FALSE": EXIT_FALSE}.get(data["verdict"], EXIT_UNKNOWN)
     return data
 
 
-def _verify_source(source: str, pp, args: argparse.Namespace):
-    """An unchanged source is answered from the cache before anything is parsed (and before
-    the parser, the CFA builder and z3 are even imported)."""
+def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, list[str | None]]:
+    """The result's report (its JSON form) and each violation's test harness. An unchanged source
+    is answered from the cache before anything is parsed (and before the parser, the CFA builder,
+    z3 and the result classes are even imported)."""
     from cbam.engine.cache import unchanged
-    from cbam.engine.frontend.preprocess import preprocess
     from cbam.engine.frontend.source_key import source_key
     from cbam.engine.options import VerifyOptions
 
     store = args._cache
     opts = VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
                          max_violations=1000 if args.all_violations else 1, cache=store)
-    pp_text = preprocess(source, None, pp)
+    pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
+    if pp_text is None:
+        from cbam.engine.frontend.preprocess import preprocess
+
+        pp_text = preprocess(source, None, pp)
     if store is not None:
         t0 = time.monotonic()
         key = unchanged.run_key(source_key(source, None, pp_text, pp, args.entry), opts)
         hit = unchanged.lookup(store, key) if key is not None else None
         if hit is not None:
-            hit.statistics.time = round(time.monotonic() - t0, 3)
+            hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
             return hit
 
     from cbam.engine.frontend.load import load_program
@@ -320,13 +385,14 @@ def _verify_source(source: str, pp, args: argparse.Namespace):
 
     program = load_program(source, options=pp, entry=args.entry, preprocessed=pp_text)
     # verify_program files the result under the same run key (program.source_key).
-    return run_deep(lambda: verify_program(program, opts))
+    result = run_deep(lambda: verify_program(program, opts))
+    return result.to_json(), [v.harness for v in result.violations]
 
 
-def _write_harnesses(result, args: argparse.Namespace, source: str) -> list[str]:
+def _write_harnesses(harnesses: list[str | None], args: argparse.Namespace, source: str) -> list[str]:
     written: list[str] = []
-    for i, v in enumerate(result.violations):
-        if v.harness is None:
+    for i, harness in enumerate(harnesses):
+        if harness is None:
             continue
         target = None
         if args.harness and i == 0:
@@ -337,53 +403,60 @@ def _write_harnesses(result, args: argparse.Namespace, source: str) -> list[str]
             target = os.path.join(args.harness_dir, f"{stem}.harness{'' if i == 0 else f'-{i + 1}'}.c")
         if target:
             with open(target, "w", encoding="utf-8") as fh:
-                fh.write(v.harness)
+                fh.write(harness)
             written.append(target)
     return written
 
 
-def _print_text(result, source: str, harnesses: list[str]) -> None:
-    for w in result.warnings:
+def _at(r: dict) -> str:
+    """A JSON range as a compiler names a place: file:line:column."""
+    return f"{r['file']}:{r['start']['line']}:{r['start']['column']}"
+
+
+def _print_text(report: dict, source: str, harnesses: list[str]) -> None:
+    for w in report["warnings"]:
         print(w)
-    for v in result.violations:
-        where = f"{v.range}" if v.range else source
-        print(f"{where}: error: {v.message.split(' (for example', 1)[0]}")
+    for v in report["violations"]:
+        where = _at(v["range"]) if v["range"] else source
+        print(f"{where}: error: {v['message'].split(' (for example', 1)[0]}")
         print("  error path:")
-        for s in v.steps:
-            loc = f"{os.path.basename(s.range.file)}:{s.range.line}" if s.range else "(input)"
-            text = " ".join(s.text.split()) if s.kind not in ("error", "branch") else ""
+        for s in v["path"]:
+            r = s["range"]
+            loc = f"{os.path.basename(r['file'])}:{r['start']['line']}" if r else "(input)"
+            text = " ".join(s["text"].split()) if s["kind"] not in ("error", "branch") else ""
             if len(text) > 44:
                 text = text[:41] + "..."
-            print(f"    {loc:<18} {text:<44}  {s.message}")
-        if v.inputs:
+            print(f"    {loc:<18} {text:<44}  {s['message']}")
+        if v["inputs"]:
             print("  inputs:")
-            for inp in v.inputs:
-                print(f"    {inp.source}() = {inp.value}" if not inp.source.startswith("input ")
-                      else f"    {inp.source[6:]} = {inp.value}")
-        for n in v.notes:
+            for inp in v["inputs"]:
+                print(f"    {inp['source']}() = {inp['value']}" if not inp["source"].startswith("input ")
+                      else f"    {inp['source'][6:]} = {inp['value']}")
+        for n in v["notes"]:
             print(f"  note: {n}")
     for h in harnesses:
         print(f"  test harness written to {h} (build: gcc {source} {h})")
-    if result.verdict == "UNKNOWN" and result.unsupported_range is not None:
-        print(f"{result.unsupported_range}: note: {result.reason}")
-    if result.verdict == "UNKNOWN" and result.reason_range is not None:
-        print(f"{result.reason_range}: note: cbam could neither prove nor refute this check")
-    st = result.statistics
-    print(f"Statistics: {st.time:.3f}s, {st.states} states, {st.refinements} refinements, "
-          f"BAM cache {st.cache_hits} hits / {st.cache_misses} misses")
-    if result.source == "cache" and st.blocks_analysed:
-        print(f"Result from the summary cache: the counterexample was re-validated ({st.blocks_analysed} changed "
-              f"blocks re-explored, {st.summary_hits} summaries reused).")
-    elif result.source == "cache":
+    verdict = report["verdict"]
+    if verdict == "UNKNOWN" and report["unsupported"] is not None:
+        print(f"{_at(report['unsupported'])}: note: {report['reason']}")
+    if verdict == "UNKNOWN" and report["reason_range"] is not None:
+        print(f"{_at(report['reason_range'])}: note: cbam could neither prove nor refute this check")
+    st = report["statistics"]
+    print(f"Statistics: {st['time']:.3f}s, {st['states']} states, {st['refinements']} refinements, "
+          f"BAM cache {st['cache_hits']} hits / {st['cache_misses']} misses")
+    if report["source"] == "cache" and st["blocks_analysed"]:
+        print(f"Result from the summary cache: the counterexample was re-validated ({st['blocks_analysed']} changed "
+              f"blocks re-explored, {st['summary_hits']} summaries reused).")
+    elif report["source"] == "cache":
         print("Result from the summary cache (the program's functions are unchanged since it was computed).")
-    elif st.summary_hits:
-        print(f"Computed fresh; {st.summary_hits} block summaries reused from the cache, "
-              f"{st.summary_misses} re-explored.")
+    elif st["summary_hits"]:
+        print(f"Computed fresh; {st['summary_hits']} block summaries reused from the cache, "
+              f"{st['summary_misses']} re-explored.")
     else:
         print("Computed fresh.")
-    if result.verdict == "TRUE":
+    if verdict == "TRUE":
         print("Verification result: TRUE. No property violation found by chosen configuration.")
-    elif result.verdict == "FALSE":
+    elif verdict == "FALSE":
         print("Verification result: FALSE. Property violation (unreach-call) found by chosen configuration.")
     else:
-        print(f"Verification result: UNKNOWN, incomplete analysis. ({result.reason})")
+        print(f"Verification result: UNKNOWN, incomplete analysis. ({report['reason']})")

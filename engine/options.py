@@ -3,24 +3,40 @@ build options, and the cache key they decide, without importing the analyses).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 
 if TYPE_CHECKING:
     from .analysis.precision import ValuePrecision
 
+_FIELDS = {
+    "config": "value+predicate",
+    "timeout": 60.0,
+    "max_violations": 1,
+    "order": "dfs",
+    "harness": True,
+    "cancel": None,
+    "extra_search_after_violation": None,
+    "initial_precision": None,
+    "cache": None,
+    "predicate_theory": "bv",
+}
 
-@dataclass
-class VerifyOptions:
-    config: str = "value+predicate"
-    timeout: float | None = 60.0
-    max_violations: int = 1
-    order: str = "dfs"
-    harness: bool = True
-    cancel: object = None  # callable returning True when the run should stop
-    extra_search_after_violation: float | None = None  # seconds for further violations after the first
-    initial_precision: ValuePrecision | None = None
-    cache: object = None  # cache.store.CacheStore, or None for no persistent cache
-    predicate_theory: str = "bv"  # path formulas of the predicate analysis: "bv" (exact) or "lia" (checked)
-    extra: dict = field(default_factory=dict)
+
+class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FIELDS.values()))):
+    """A named tuple, not a dataclass, for the reason given in frontend/errors.py: the command
+    line builds options (and the cache key they decide) on the path that answers an unchanged
+    source from the cache."""
+
+    __slots__ = ()
+    config: str
+    timeout: float | None
+    max_violations: int
+    order: str
+    harness: bool
+    cancel: object  # callable returning True when the run should stop
+    extra_search_after_violation: float | None  # seconds for further violations after the first
+    initial_precision: ValuePrecision | None
+    cache: object  # cache.store.CacheStore, or None for no persistent cache
+    predicate_theory: str  # path formulas of the predicate analysis: "bv" (exact) or "lia" (checked)

@@ -26,12 +26,12 @@ int main(void) {
 
 # Runs the CLI in a fresh interpreter and reports which heavy modules it imported: the engine's,
 # and standard modules that cost milliseconds of a start-up measured in tens of them (shutil
-# through argparse's help formatter, typing, hashlib's OpenSSL).
+# through argparse's help formatter, typing, hashlib's OpenSSL, dataclasses and the inspect module it loads).
 _PROBE = """
 import json, sys
 from cbam.cli import main
 rc = main(sys.argv[1:])
-heavy = ("pycparser", "z3", "cbam.engine.cfa.builder", "shutil", "typing", "hashlib")
+heavy = ("pycparser", "z3", "cbam.engine.cfa.builder", "shutil", "typing", "hashlib", "dataclasses", "inspect")
 print(json.dumps({"rc": rc, "heavy": sorted(m for m in heavy if m in sys.modules)}), file=sys.stderr)
 """
 

@@ -13,26 +13,25 @@ as they were reported: the same source text has the same ranges.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from cbam import __version__
 
-from ..analysis.result import InputReport, PathStepReport, Statistics, VerificationResult, Violation
-from ..frontend.errors import Range
-from ..options import VerifyOptions
 from ..sha import sha256
-from .store import CacheStore
 
 TYPE_CHECKING = False  # typing itself is not imported: see store.py
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..analysis.result import VerificationResult
+    from ..options import VerifyOptions
+    from .store import CacheStore
+
 
 def run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
     """The key of a run on a source, from every option that decides its result (None: a run
     this shortcut does not serve, e.g. one seeded with a precision)."""
-    if source_key is None or opts.initial_precision is not None or opts.extra:
+    if source_key is None or opts.initial_precision is not None:
         return None
     theory = opts.predicate_theory if "predicate" in opts.config else "bv"  # the only theory without predicates
     material = [__version__, source_key, opts.config, theory, opts.max_violations, opts.harness,
@@ -41,37 +40,28 @@ def run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
 
 
 def render(result: VerificationResult) -> dict[str, Any]:
-    data = dataclasses.asdict(result)
-    data.pop("statistics")
-    data.pop("source")
-    data.pop("cache_key")
-    return data
+    """The stored answer: the result's report (the CLI's JSON, which its text is printed from) and
+    each violation's test harness. A cached answer did no analysis work: its statistics are zero."""
+    report = result.to_json()
+    report.pop("source")
+    report["statistics"] = type(result.statistics)().to_json()
+    return {"report": report, "harnesses": [v.harness for v in result.violations]}
 
 
-def _range(d: dict | None) -> Range | None:
-    return Range(**d) if d else None
-
-
-def restore(data: dict[str, Any], cache_key: str) -> VerificationResult:
-    violations = []
-    for v in data["violations"]:
-        steps = [PathStepReport(**{**s, "range": _range(s["range"])}) for s in v["steps"]]
-        inputs = [InputReport(**{**i, "range": _range(i["range"])}) for i in v["inputs"]]
-        violations.append(Violation(**{**v, "range": _range(v["range"]), "steps": steps, "inputs": inputs}))
-    return VerificationResult(**{**data, "violations": violations, "statistics": Statistics(), "source": "cache",
-                                 "unsupported_range": _range(data["unsupported_range"]),
-                                 "reason_range": _range(data["reason_range"]), "cache_key": cache_key})
-
-
-def lookup(store: CacheStore, key: str) -> VerificationResult | None:
+def lookup(store: CacheStore, key: str) -> tuple[dict[str, Any], list[str | None]] | None:
+    """The report of an unchanged source (marked as from the cache) and its violations' harnesses."""
     row = store.get_source(key)
     if row is None:
         return None
-    result_key, payload = row
+    payload = row[1]
     try:
-        return restore(payload, result_key)
-    except (KeyError, TypeError, ValueError):
+        report, harnesses = payload["report"], payload["harnesses"]
+        if len(harnesses) != len(report["violations"]) or not isinstance(report["statistics"], dict):
+            return None
+    except (KeyError, TypeError):
         return None  # written by an incompatible layout: recompute
+    report["source"] = "cache"
+    return report, harnesses
 
 
 def remember(store: CacheStore, key: str, file: str, result: VerificationResult) -> None:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
+
+# Named tuples rather than dataclasses: both are immutable values, ordered and hashed by their
+# fields in order, and this module is on the path that answers an unchanged source from the
+# cache, where importing dataclasses (and the inspect module it loads) costs ~10 ms of a
+# start-up measured in tens of them.
 
 
-@dataclass(frozen=True, order=True)
-class Range:
+class Range(namedtuple("Range", "file line col end_line end_col")):
     """A source range in an original (not preprocessed) file; lines and columns start at 1.
 
     The end column is exclusive, like an LSP range.
     """
 
+    __slots__ = ()
     file: str
     line: int
     col: int
@@ -39,16 +44,17 @@ class Range:
         return Range(self.file, self.line + delta, self.col, self.end_line + delta, self.end_col)
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(namedtuple("Diagnostic", "severity message file line col range",
+                            defaults=("<input>", 1, 1, None))):
     """A gcc-style message: ``file:line:col: severity: text``."""
 
+    __slots__ = ()
     severity: str  # "error" | "warning" | "note"
     message: str
-    file: str = "<input>"
-    line: int = 1
-    col: int = 1
-    range: Range | None = None
+    file: str  # the fields' defaults are the named tuple's: an assignment here would hide the field
+    line: int
+    col: int
+    range: Range | None
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}"

@@ -5,10 +5,15 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
+import time
+from collections import namedtuple
 from pathlib import Path
 
 from .errors import Diagnostic, FrontendError
+
+TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 INCLUDE_DIR = Path(__file__).with_name("include")
 
@@ -57,14 +62,19 @@ DATA_MODELS = {
 MAX_SOURCE_BYTES = 4_000_000
 
 
-@dataclass
-class PreprocessOptions:
-    include_paths: list[str] = field(default_factory=list)
-    defines: list[str] = field(default_factory=list)  # "NAME" or "NAME=VALUE"
-    undefines: list[str] = field(default_factory=list)
-    force_includes: list[str] = field(default_factory=list)
-    std: str | None = None
-    data_model: str = "ILP32"
+class PreprocessOptions(namedtuple("PreprocessOptions",
+                                   "include_paths defines undefines force_includes std data_model",
+                                   defaults=((), (), (), (), None, "ILP32"))):
+    """How the preprocessor runs. A named tuple, not a dataclass, for the reason given in
+    errors.py (this module is on the path that answers an unchanged source from the cache)."""
+
+    __slots__ = ()
+    include_paths: Sequence[str]
+    defines: Sequence[str]  # "NAME" or "NAME=VALUE"
+    undefines: Sequence[str]
+    force_includes: Sequence[str]
+    std: str | None
+    data_model: str
 
 
 def _which(name: str) -> str | None:
@@ -96,7 +106,88 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
 
     ``text`` overrides the file's contents (an unsaved editor buffer).
     """
-    opts = options or PreprocessOptions()
+    return Preprocessing(path, text, options).result()
+
+
+class Preprocessing:
+    """A preprocessor run, started on construction; ``result()`` waits for its text.
+
+    Where the platform has anonymous memory files (Linux), the preprocessor reads its input
+    from one and writes its output into others, so it runs to completion while this process
+    does other work: the command line opens the cache meanwhile. (Through pipes it would
+    stall on a full one, or need a thread, each of whose wake-ups waits for the interpreter
+    lock.) Elsewhere it runs when the result is asked for. Bad input raises FrontendError
+    on construction."""
+
+    TIMEOUT = 60.0
+
+    def __init__(self, path: str, text: str | None = None, options: PreprocessOptions | None = None):
+        self.path = path
+        raw = _read_source(path, text)
+        self.cmd, self.cwd = _command(path, options or PreprocessOptions())
+        # Read from stdin with a line marker, so buffers and files take the same route and
+        # every marker names the user's path exactly as given.
+        self.input = f'# 1 "{_escape(path)}"\n'.encode() + raw
+        self.deadline = time.monotonic() + self.TIMEOUT
+        self._proc: subprocess.Popen | None = None
+        self._out: tuple[int, int] | None = None
+        if hasattr(os, "memfd_create"):
+            fin, fout, ferr = (os.memfd_create(f"cbam-cpp-{name}") for name in ("in", "out", "err"))
+            try:
+                view = memoryview(self.input)
+                while view:
+                    view = view[os.write(fin, view):]
+                os.lseek(fin, 0, os.SEEK_SET)
+                self._proc = subprocess.Popen(self.cmd, stdin=fin, stdout=fout, stderr=ferr, cwd=self.cwd)
+            except BaseException:
+                for fd in (fout, ferr):
+                    os.close(fd)
+                raise
+            finally:
+                os.close(fin)
+            self._out = (fout, ferr)
+
+    def result(self) -> str:
+        if self._proc is None or self._out is None:
+            try:
+                proc = subprocess.run(self.cmd, input=self.input, capture_output=True, timeout=self.TIMEOUT,
+                                      cwd=self.cwd)
+            except subprocess.TimeoutExpired:
+                raise FrontendError(Diagnostic("error", "the preprocessor timed out", self.path)) from None
+            returncode, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+        else:
+            fout, ferr = self._out
+            self._out = None
+            try:
+                try:
+                    returncode = self._proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    self._proc.kill()
+                    self._proc.wait()
+                    raise FrontendError(Diagnostic("error", "the preprocessor timed out", self.path)) from None
+                stdout, stderr = _read_fd(fout), _read_fd(ferr)
+            finally:
+                os.close(fout)
+                os.close(ferr)
+        if returncode != 0:
+            raise FrontendError(parse_gcc_errors(stderr.decode("utf-8", "replace"), self.path))
+        return _absolute_markers(stdout.decode("utf-8", "replace"), self.path, self.cwd)
+
+
+def _read_fd(fd: int) -> bytes:
+    size = os.fstat(fd).st_size
+    chunks: list[bytes] = []
+    offset = 0
+    while offset < size:
+        chunk = os.pread(fd, size - offset, offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_source(path: str, text: str | None) -> bytes:
     if text is None:
         try:
             size = os.path.getsize(path)
@@ -112,6 +203,11 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
             raise FrontendError(Diagnostic("error", f"file is too large to verify ({len(raw)} bytes)", path))
     if b"\0" in raw[:65536]:
         raise FrontendError(Diagnostic("error", "this is a binary file, not C source", path))
+    return raw
+
+
+def _command(path: str, opts: PreprocessOptions) -> tuple[list[str], str]:
+    """The preprocessor's command line (reading stdin) and working directory: the source's folder."""
     model = DATA_MODELS.get(opts.data_model)
     if model is None:
         raise FrontendError(Diagnostic("error", f"unknown data model {opts.data_model!r} (use ILP32 or LP64)", path))
@@ -132,16 +228,7 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
     cmd += ["-isystem", str(INCLUDE_DIR), "-include", str(INCLUDE_DIR / "__cbam_prelude.h")]
     for inc in opts.force_includes:
         cmd += ["-include", inc]
-    # Read from stdin with a line marker, so buffers and files take the same route and
-    # every marker names the user's path exactly as given.
-    marker = f'# 1 "{_escape(path)}"\n'.encode()
-    try:
-        proc = subprocess.run(cmd + ["-"], input=marker + raw, capture_output=True, timeout=60, cwd=base_dir)
-    except subprocess.TimeoutExpired:
-        raise FrontendError(Diagnostic("error", "the preprocessor timed out", path)) from None
-    if proc.returncode != 0:
-        raise FrontendError(parse_gcc_errors(proc.stderr.decode("utf-8", "replace"), path))
-    return _absolute_markers(proc.stdout.decode("utf-8", "replace"), path, base_dir)
+    return cmd + ["-"], base_dir
 
 
 def _absolute_markers(pp: str, path: str, base_dir: str) -> str:

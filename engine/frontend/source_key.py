@@ -15,7 +15,9 @@ _MARKER = re.compile(r'^# \d+ "([^"]+)"', re.M)
 def source_key(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> str | None:
     """None when an original file cannot be read (then nothing may be reused)."""
     h = sha256()
-    for part in (path, pp, repr(sorted(vars(opts).items())), entry):
+    # Lists and tuples of the same options are the same options.
+    options = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in opts._asdict().items()))
+    for part in (path, pp, options, entry):
         h.update(part.encode("utf-8", "replace"))
         h.update(b"\0")
     # Ranges come from the original files, whose layout the preprocessed text does not fully
