@@ -175,6 +175,36 @@ def test_corrupt_database_is_rebuilt_not_trusted(tmp_path, damage):
     assert s2.get_precision("f.c", "value") == {"globals": []}
 
 
+@pytest.mark.parametrize("table", ["blocks", "results", "sources"])
+def test_a_changed_byte_inside_a_row_is_caught_by_its_checksum(tmp_path, table):
+    """Damage that leaves the pages well-formed (one digit of a stored summary or verdict): SQLite
+    cannot see it, the row's checksum does, and the cache is rebuilt rather than trusted."""
+    d = tmp_path / "c"
+    s = CacheStore(d)
+    s.put_blocks([{"key": "k", "function": "f", "fn_key": "x", "config": "value", "entry": [["x", 5]],
+                   "prec": [], "exits": [[["y", 987654321]]], "consumed": [], "digest": "d", "states": 1,
+                   "seconds": 0.1}], "f.c")
+    s.put_result("r", "f.c", "TRUE", {"verdict": "TRUE", "n": 887654321})
+    s.put_source("src", "r", "f.c", {"report": {"verdict": "TRUE", "n": 787654321}})
+    assert s.get_block("k")["exits"] == [[["y", 987654321]]]
+    s.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    s.close()
+    db = d / "summaries.sqlite"
+    data = db.read_bytes()
+    target = {"blocks": b"987654321", "results": b"887654321", "sources": b"787654321"}[table]
+    assert data.count(target) == 1
+    db.write_bytes(data.replace(target, target[:-1] + b"2"))
+    s2 = CacheStore(d)
+    assert s2.rebuilt_reason is None  # the pages are intact: nothing to see on opening
+    read = {"blocks": lambda: s2.get_block("k"), "results": lambda: s2.get_result("r"),
+            "sources": lambda: s2.get_source("src")}[table]
+    assert read() is None
+    assert s2.rebuilt_reason == f"corrupt database (a row of {table} does not match its checksum)"
+    assert s2.get_block("k") is None and s2.get_result("r") is None  # rebuilt: nothing of it is trusted
+    s2.put_precision("f.c", "value", {"globals": []})
+    assert s2.get_precision("f.c", "value") == {"globals": []}
+
+
 def _writer(directory: str, worker: int, n: int) -> None:
     s = CacheStore(directory)
     for i in range(n):

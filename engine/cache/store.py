@@ -4,6 +4,12 @@ The database lives in the user's cache directory (XDG) unless told otherwise. It
 opened in WAL mode and every write is one transaction, so several processes can share
 it. A database written by another cbam version or schema, or one that is truncated or
 garbled, is detected and rebuilt, never trusted.
+
+Damage is found where it is read, not by scanning the whole database on opening (SQLite's
+quick_check costs about a millisecond per megabyte, on every start of every process):
+SQLite reports a damaged page it reads, and every row carries a checksum of its columns,
+which catches what page structure cannot show, a changed byte inside a stored summary.
+Either rebuilds the cache.
 """
 
 from __future__ import annotations
@@ -17,14 +23,27 @@ from pathlib import Path
 
 from cbam import __version__
 
+from ..sha import sha256
+
 # typing costs a few milliseconds to import; this module is on the path that answers an
 # unchanged source from the cache, where start-up time is what the user waits for.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 DB_NAME = "summaries.sqlite"
+
+# Each table's columns, in the order they are written and checksummed. Every table also has
+# `checksum` (over these columns) and `created` (when the row was written).
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "blocks": ("key", "function", "fn_key", "config", "entry", "prec", "exits", "consumed", "digest", "states",
+               "seconds", "files"),
+    "precisions": ("file", "config", "value"),
+    "results": ("key", "file", "verdict", "payload"),
+    "sources": ("key", "result_key", "file", "payload"),
+    "certificates": ("file", "run", "payload"),
+}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,28 +59,39 @@ CREATE TABLE IF NOT EXISTS blocks (
     digest TEXT NOT NULL,
     states INTEGER NOT NULL,
     seconds REAL NOT NULL,
-    created REAL NOT NULL,
-    files TEXT NOT NULL DEFAULT '[]'
+    files TEXT NOT NULL,
+    checksum TEXT NOT NULL,
+    created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS blocks_fn ON blocks (fn_key);
 CREATE INDEX IF NOT EXISTS blocks_name ON blocks (function);
 CREATE TABLE IF NOT EXISTS precisions (
-    file TEXT NOT NULL, config TEXT NOT NULL, value TEXT NOT NULL, updated REAL NOT NULL,
+    file TEXT NOT NULL, config TEXT NOT NULL, value TEXT NOT NULL, checksum TEXT NOT NULL, created REAL NOT NULL,
     PRIMARY KEY (file, config)
 );
 CREATE TABLE IF NOT EXISTS results (
-    key TEXT PRIMARY KEY, file TEXT NOT NULL, verdict TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL
+    key TEXT PRIMARY KEY, file TEXT NOT NULL, verdict TEXT NOT NULL, payload TEXT NOT NULL,
+    checksum TEXT NOT NULL, created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS results_file ON results (file);
 CREATE TABLE IF NOT EXISTS sources (
-    key TEXT PRIMARY KEY, result_key TEXT NOT NULL, file TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL
+    key TEXT PRIMARY KEY, result_key TEXT NOT NULL, file TEXT NOT NULL, payload TEXT NOT NULL,
+    checksum TEXT NOT NULL, created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sources_file ON sources (file);
 CREATE TABLE IF NOT EXISTS certificates (
-    file TEXT NOT NULL, run TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL,
+    file TEXT NOT NULL, run TEXT NOT NULL, payload TEXT NOT NULL, checksum TEXT NOT NULL, created REAL NOT NULL,
     PRIMARY KEY (file, run)
 );
 """
+
+
+def _checksum(values: tuple) -> str:
+    return sha256(json.dumps(list(values)).encode()).hexdigest()[:32]
+
+
+class _Damaged(Exception):
+    """A row whose checksum does not match its columns."""
 
 
 def default_cache_dir() -> Path:
@@ -113,9 +143,6 @@ class CacheStore:
             return f"schema {meta.get('schema')} (expected {SCHEMA_VERSION})"
         if meta.get("cbam_version") != __version__:
             return f"written by cbam {meta.get('cbam_version')} (this is {__version__})"
-        ok = conn.execute("PRAGMA quick_check").fetchone()
-        if not ok or ok[0] != "ok":
-            return f"corrupt database ({ok[0] if ok else 'no answer'})"
         return None
 
     def _init(self, conn: sqlite3.Connection) -> None:
@@ -141,7 +168,7 @@ class CacheStore:
     def close(self) -> None:
         self.conn.close()
 
-    def _recover(self, exc: sqlite3.DatabaseError) -> None:
+    def _recover(self, exc: sqlite3.DatabaseError | _Damaged) -> None:
         """The database went bad under us: rebuild rather than trust it."""
         try:
             self.conn.close()
@@ -162,6 +189,25 @@ class CacheStore:
                 self._recover(exc)
                 return []
 
+    def _rows(self, table: str, where: str, args: tuple, tail: str = "") -> list[dict[str, Any]]:
+        """The rows of table that match, as column -> value, each checked against its checksum
+        (one that fails rebuilds the cache, and nothing is returned)."""
+        cols = _COLUMNS[table]
+        rows = self._read(f"SELECT {', '.join(cols)}, checksum, created FROM {table} WHERE {where}{tail}", args)
+        n = len(cols)
+        for r in rows:
+            if _checksum(r[:n]) != r[n]:
+                with self._lock:
+                    self._recover(_Damaged(f"a row of {table} does not match its checksum"))
+                return []
+        return [{**dict(zip(cols, r)), "created": r[n + 1]} for r in rows]
+
+    @staticmethod
+    def _insert(table: str, values: tuple) -> tuple[str, tuple]:
+        cols = _COLUMNS[table]
+        return (f"INSERT OR REPLACE INTO {table} ({', '.join(cols)}, checksum, created) "
+                f"VALUES ({', '.join('?' * (len(cols) + 2))})", (*values, _checksum(values), time.time()))
+
     def _write(self, statements: list[tuple[str, tuple]]) -> None:
         with self._lock:
             try:
@@ -179,102 +225,79 @@ class CacheStore:
                 self._recover(exc)
 
     # ---- blocks ------------------------------------------------------------------------
-    def get_block(self, key: str) -> dict[str, Any] | None:
-        rows = self._read("SELECT function, fn_key, entry, prec, exits, consumed, digest, states, seconds, created "
-                          "FROM blocks WHERE key = ?", (key,))
-        if not rows:
-            return None
-        r = rows[0]
+    @staticmethod
+    def _block(r: dict[str, Any]) -> dict[str, Any] | None:
         try:
-            return {"function": r[0], "fn_key": r[1], "entry": json.loads(r[2]), "prec": json.loads(r[3]),
-                    "exits": json.loads(r[4]), "consumed": json.loads(r[5]), "digest": r[6], "states": r[7],
-                    "seconds": r[8], "created": r[9]}
+            return {**r, "entry": json.loads(r["entry"]), "prec": json.loads(r["prec"]),
+                    "exits": json.loads(r["exits"]), "consumed": json.loads(r["consumed"])}
         except (json.JSONDecodeError, TypeError):
             return None
 
+    def get_block(self, key: str) -> dict[str, Any] | None:
+        rows = self._rows("blocks", "key = ?", (key,))
+        return self._block(rows[0]) if rows else None
+
     def put_blocks(self, rows: list[dict[str, Any]], file: str | None) -> None:
-        if not rows:
-            return
-        now = time.time()
-        stmts = []
-        for r in rows:
-            stmts.append((
-                "INSERT OR REPLACE INTO blocks (key, function, fn_key, config, entry, prec, exits, consumed, digest,"
-                " states, seconds, created, files) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (r["key"], r["function"], r["fn_key"], r["config"], json.dumps(r["entry"]), json.dumps(r["prec"]),
-                 json.dumps(r["exits"]), json.dumps(r["consumed"]), r["digest"], r["states"], r["seconds"], now,
-                 json.dumps([file] if file else []))))
-        self._write(stmts)
+        if rows:
+            files = json.dumps([file] if file else [])
+            self._write([self._insert("blocks", (
+                r["key"], r["function"], r["fn_key"], r["config"], json.dumps(r["entry"]), json.dumps(r["prec"]),
+                json.dumps(r["exits"]), json.dumps(r["consumed"]), r["digest"], r["states"], r["seconds"], files))
+                for r in rows])
 
     def blocks_for_function(self, name: str, fn_key: str | None = None) -> list[dict[str, Any]]:
-        if fn_key is not None:
-            rows = self._read("SELECT entry, exits, states, seconds, created, prec FROM blocks WHERE fn_key = ? "
-                              "ORDER BY created DESC LIMIT 50", (fn_key,))
-        else:
-            rows = self._read("SELECT entry, exits, states, seconds, created, prec FROM blocks WHERE function = ? "
-                              "ORDER BY created DESC LIMIT 50", (name,))
-        out = []
-        for r in rows:
-            try:
-                out.append({"entry": json.loads(r[0]), "exits": json.loads(r[1]), "states": r[2], "seconds": r[3],
-                            "created": r[4], "prec": json.loads(r[5])})
-            except json.JSONDecodeError:
-                continue
-        return out
+        where, arg = ("fn_key = ?", fn_key) if fn_key is not None else ("function = ?", name)
+        blocks = (self._block(r) for r in self._rows("blocks", where, (arg,), " ORDER BY created DESC LIMIT 50"))
+        return [b for b in blocks if b is not None]
 
     # ---- precisions --------------------------------------------------------------------
-    def _read_json(self, sql: str, args: tuple) -> Any:
-        """The JSON in the first column of the first row, or None (no row, or not JSON)."""
-        rows = self._read(sql, args)
+    def _json(self, table: str, column: str, where: str, args: tuple) -> Any:
+        """The JSON in column of the first matching row, or None (no row, or not JSON)."""
+        rows = self._rows(table, where, args)
         if not rows:
             return None
         try:
-            return json.loads(rows[0][0])
+            return json.loads(rows[0][column])
         except json.JSONDecodeError:
             return None
 
     def get_precision(self, file: str, config: str) -> dict | None:
-        return self._read_json("SELECT value FROM precisions WHERE file = ? AND config = ?", (file, config))
+        return self._json("precisions", "value", "file = ? AND config = ?", (file, config))
 
     def put_precision(self, file: str, config: str, value: dict) -> None:
-        self._write([("INSERT OR REPLACE INTO precisions VALUES (?,?,?,?)",
-                      (file, config, json.dumps(value), time.time()))])
+        self._write([self._insert("precisions", (file, config, json.dumps(value)))])
 
     # ---- whole results -----------------------------------------------------------------
     def get_result(self, key: str) -> dict | None:
-        return self._read_json("SELECT payload FROM results WHERE key = ?", (key,))
+        return self._json("results", "payload", "key = ?", (key,))
 
     def put_result(self, key: str, file: str, verdict: str, payload: dict) -> None:
-        self._write([("INSERT OR REPLACE INTO results VALUES (?,?,?,?,?)",
-                      (key, file, verdict, json.dumps(payload), time.time()))])
+        self._write([self._insert("results", (key, file, verdict, json.dumps(payload)))])
 
     # ---- unchanged sources (see unchanged.py) -----------------------------------------
     def get_source(self, key: str) -> tuple[str, dict] | None:
         """The rendered result for a source key, while the results row it came from exists."""
-        rows = self._read("SELECT s.result_key, s.payload FROM sources s JOIN results r ON r.key = s.result_key "
-                          "WHERE s.key = ?", (key,))
+        rows = self._rows("sources", "key = ? AND result_key IN (SELECT key FROM results)", (key,))
         if not rows:
             return None
         try:
-            return rows[0][0], json.loads(rows[0][1])
+            return rows[0]["result_key"], json.loads(rows[0]["payload"])
         except json.JSONDecodeError:
             return None
 
     def put_source(self, key: str, result_key: str, file: str, payload: dict) -> None:
-        self._write([("INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)",
-                      (key, result_key, file, json.dumps(payload), time.time()))])
+        self._write([self._insert("sources", (key, result_key, file, json.dumps(payload)))])
 
     # ---- counterexample certificates (see certificate.py) -----------------------------
     def get_certificate(self, file: str, run: str) -> dict | None:
-        return self._read_json("SELECT payload FROM certificates WHERE file = ? AND run = ?", (file, run))
+        return self._json("certificates", "payload", "file = ? AND run = ?", (file, run))
 
     def put_certificate(self, file: str, run: str, payload: dict | None) -> None:
         """Store the file's certificate for a kind of run, or drop it (payload None)."""
         if payload is None:
             self._write([("DELETE FROM certificates WHERE file = ? AND run = ?", (file, run))])
         else:
-            self._write([("INSERT OR REPLACE INTO certificates VALUES (?,?,?,?)",
-                          (file, run, json.dumps(payload), time.time()))])
+            self._write([self._insert("certificates", (file, run, json.dumps(payload)))])
 
     # ---- maintenance -------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
