@@ -298,15 +298,17 @@ class _Prefetch:
         self.pp = pp_options(args, args.data_model or "LP64")  # as _verify_one decides for a .c file
         self.run: Preprocessing | None = None
         self.error: FrontendError | None = None
+        self.taken = False
         try:
             self.run = Preprocessing(source, None, self.pp)
         except FrontendError as exc:  # raised where the text is taken, as if preprocessed there
             self.error = exc
 
     def take(self, source: str, pp) -> str | None:
-        """The preprocessed text, if it is that of source with options pp (else None)."""
-        if source != self.source or pp != self.pp:
+        """The preprocessed text, if it is that of source with options pp (else None); once."""
+        if self.taken or source != self.source or pp != self.pp:
             return None
+        self.taken = True
         if self.error is not None:
             raise self.error
         assert self.run is not None
