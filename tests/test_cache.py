@@ -72,6 +72,25 @@ def _blocks_analysed(src, p, store, **kw):
     return result, seen
 
 
+def test_another_program_with_the_same_functions_reuses_their_summaries(tmp_path, store):
+    """The cache is keyed by content, not by file: a different program in another file that
+    contains leaf and mid unchanged (and calls them with the same argument) analyses only its own code."""
+    run(PROGRAM, tmp_path / "p.c", store)
+    second = PROGRAM.replace("int other(int y) { return y * 2; }", "int twice(int y) { return y + y; }") \
+        .replace("int b = other(a);", "int b = twice(a) + 0;").replace('"p.c", 3', '"q.c", 3')
+    result, seen = _blocks_analysed(second, tmp_path / "q.c", store)
+    assert result.verdict == "TRUE" and result.source == "fresh"
+    assert result.statistics.summary_hits >= 1
+    assert "leaf" not in seen and "mid" not in seen
+    assert "twice" in seen and "main" in seen
+    broken = second.replace("b != 12", "b != 13")
+    result, seen = _blocks_analysed(broken, tmp_path / "r.c", store)
+    assert result.verdict == "FALSE" and "leaf" not in seen and "mid" not in seen
+    steps = [s.message for s in result.violations[0].steps]
+    assert steps[:2] == ["call mid(x = 5)", "mid returns 6"]  # through the reused summary
+    assert steps[-2:] == ["branch `b != 13` taken", "reach_error() is reachable"]
+
+
 def test_leaf_edit_with_unchanged_summary_reexplores_only_the_leaf(tmp_path, store):
     p = tmp_path / "p.c"
     run(PROGRAM, p, store)
