@@ -146,14 +146,11 @@ def run() -> None:
     code = main(argv)
     if argv[:1] == ["lsp"]:
         raise SystemExit(code)
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
-    try:
-        sys.stderr.flush()
-    except BrokenPipeError:
-        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            pass
     os._exit(code)
 
 

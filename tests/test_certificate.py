@@ -69,6 +69,15 @@ def check_path(result, error_line: int) -> None:
     assert len(calls) == 3  # rdown(2), rdown(1), rdown(0)
 
 
+@pytest.fixture
+def store(tmp_path):
+    """A cache that holds the base program's result (and its certificate)."""
+    store = CacheStore(tmp_path / "cache")
+    compare(render(), tmp_path, store)
+    yield store
+    store.close()
+
+
 @pytest.mark.parametrize("config", ["value", "value+predicate"])
 def test_leaf_edit_keeping_its_summary_revalidates_only_the_leaf(tmp_path, config):
     store = CacheStore(tmp_path / "cache")
@@ -85,29 +94,21 @@ def test_leaf_edit_keeping_its_summary_revalidates_only_the_leaf(tmp_path, confi
     store.close()
 
 
-def test_leaf_edit_changing_its_summary_is_analysed_afresh(tmp_path):
-    store = CacheStore(tmp_path / "cache")
-    compare(render(), tmp_path, store)
+def test_leaf_edit_changing_its_summary_is_analysed_afresh(tmp_path, store):
     changed = compare(render(bound=2), tmp_path, store)  # leaf(3) now returns 2
     assert changed.source == "fresh"
     check_path(changed, 15)
-    store.close()
 
 
-def test_revalidated_path_follows_moved_code(tmp_path):
-    store = CacheStore(tmp_path / "cache")
-    compare(render(), tmp_path, store)
+def test_revalidated_path_follows_moved_code(tmp_path, store):
     # The leaf edit keeps the certificate; three blank lines move main's code (and the error) down.
     moved = compare(render(bound=50, pad=3), tmp_path, store)
     assert moved.source == "cache" and moved.statistics.blocks_analysed > 0
     check_path(moved, 18)
     assert min(s.range.line for s in moved.violations[0].steps if s.function == "main" and s.range) == 12
-    store.close()
 
 
-def test_edit_on_the_error_path_is_analysed_afresh(tmp_path):
-    store = CacheStore(tmp_path / "cache")
-    compare(render(), tmp_path, store)
+def test_edit_on_the_error_path_is_analysed_afresh(tmp_path, store):
     # rdown is on the path: the certificate names its code, which changed.
     edited = render(program=PROGRAM.replace("return rdown(n - 1) + 1;", "return 1 + rdown(n - 1);"))
     res = compare(edited, tmp_path, store)
@@ -117,23 +118,17 @@ def test_edit_on_the_error_path_is_analysed_afresh(tmp_path):
     res = compare(render(program=PROGRAM.replace("if (a > 1000)", "if (a > 999)")), tmp_path, store)
     assert res.source == "fresh"
     check_path(res, 15)
-    store.close()
 
 
-def test_edit_that_creates_an_earlier_violation_is_found(tmp_path):
-    store = CacheStore(tmp_path / "cache")
-    compare(render(), tmp_path, store)
+def test_edit_that_creates_an_earlier_violation_is_found(tmp_path, store):
     # mid's result for 1 now exceeds 1000: the first check fails before rdown is reached.
     res = compare(render(program=PROGRAM.replace("return y + leaf(y % 4);", "return y + leaf(y % 4) + 2000;")),
                   tmp_path, store)
     assert res.source == "fresh" and res.verdict == "FALSE"
     assert res.violations[0].range.line == 14
-    store.close()
 
 
-def test_a_garbled_certificate_is_not_trusted(tmp_path):
-    store = CacheStore(tmp_path / "cache")
-    compare(render(), tmp_path, store)
+def test_a_garbled_certificate_is_not_trusted(tmp_path, store):
     file = os.path.abspath(tmp_path / "c.c")
     rows = store._read("SELECT run, payload FROM certificates WHERE file = ?", (file,))
     assert len(rows) == 1
@@ -142,7 +137,6 @@ def test_a_garbled_certificate_is_not_trusted(tmp_path):
         res = compare(render(bound=50 + len(payload)), tmp_path, store)
         assert res.source == "fresh"
         check_path(res, 15)
-    store.close()
 
 
 def test_edit_of_a_function_the_path_enters_is_analysed_afresh(tmp_path):

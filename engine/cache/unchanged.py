@@ -42,9 +42,11 @@ def run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
 def render(result: VerificationResult) -> dict[str, Any]:
     """The stored answer: the result's report (the CLI's JSON, which its text is printed from) and
     each violation's test harness. A cached answer did no analysis work: its statistics are zero."""
+    from ..analysis.result import Statistics  # on the path that stores a fresh result only
+
     report = result.to_json()
     report.pop("source")
-    report["statistics"] = type(result.statistics)().to_json()
+    report["statistics"] = Statistics().to_json()
     return {"report": report, "harnesses": [v.harness for v in result.violations]}
 
 

@@ -147,13 +147,16 @@ class Preprocessing:
                 os.close(fin)
             self._out = (fout, ferr)
 
+    def _timed_out(self) -> FrontendError:
+        return FrontendError(Diagnostic("error", "the preprocessor timed out", self.path))
+
     def result(self) -> str:
         if self._proc is None or self._out is None:
             try:
                 proc = subprocess.run(self.cmd, input=self.input, capture_output=True, timeout=self.TIMEOUT,
                                       cwd=self.cwd)
             except subprocess.TimeoutExpired:
-                raise FrontendError(Diagnostic("error", "the preprocessor timed out", self.path)) from None
+                raise self._timed_out() from None
             returncode, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
         else:
             fout, ferr = self._out
@@ -164,7 +167,7 @@ class Preprocessing:
                 except subprocess.TimeoutExpired:
                     self._proc.kill()
                     self._proc.wait()
-                    raise FrontendError(Diagnostic("error", "the preprocessor timed out", self.path)) from None
+                    raise self._timed_out() from None
                 stdout, stderr = _read_fd(fout), _read_fd(ferr)
             finally:
                 os.close(fout)
