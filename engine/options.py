@@ -10,6 +10,12 @@ TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
     from .analysis.precision import ValuePrecision
 
+# The analysis configurations and predicate theories a run can ask for. The analysis registry
+# (issue 17) will own these; until then every caller takes them from here.
+CONFIGS = ("value", "interval", "predicate", "value+predicate")
+THEORIES = ("bv", "lia")
+DATA_MODELS = ("LP64", "ILP32")
+
 _FIELDS = {
     "config": "value+predicate",
     "timeout": 60.0,

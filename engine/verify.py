@@ -35,10 +35,7 @@ from .frontend.errors import FrontendError
 from .frontend.load import load_program
 from .frontend.preprocess import PreprocessOptions
 from .limits import limit_memory
-from .options import VerifyOptions
-
-CONFIGS = ("value", "interval", "predicate", "value+predicate")
-THEORIES = ("bv", "lia")
+from .options import CONFIGS, THEORIES, VerifyOptions
 
 
 def verify_program(program: Program, options: VerifyOptions | None = None) -> VerificationResult:
