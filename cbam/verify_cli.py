@@ -119,12 +119,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def _print_summaries(args: argparse.Namespace, store) -> int:
-    from cbam.engine.analysis.blocks import build_blocks
     from cbam.engine.analysis.summaries import summary_lines
-    from cbam.engine.cache.blockcache import PersistentBlocks
     from cbam.engine.frontend.errors import FrontendError
     from cbam.engine.frontend.load import load_program
-    from cbam.engine.verify import VerifyOptions, make_cpa, run_deep, verify_program
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
     pp = pp_options(args, args.data_model or "LP64")
     try:
@@ -138,8 +136,7 @@ def _print_summaries(args: argparse.Namespace, store) -> int:
         return EXIT_USAGE
     opts = VerifyOptions(config=args.config, timeout=args.timeout, cache=store, harness=False)
     result = run_deep(lambda: verify_program(program, opts))
-    keys = PersistentBlocks(store, program, make_cpa(program, args.config), build_blocks(program, program.callgraph),
-                            args.config, None).fn_keys
+    keys = result.function_keys
     for name, f in program.functions.items():
         if args.function and name != args.function:
             continue
@@ -359,6 +356,7 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     is answered from the cache before anything is parsed (and before the parser, the CFA builder,
     z3 and the result classes are even imported)."""
     from cbam.engine.cache import unchanged
+    from cbam.engine.cache.keys import source_run_key
     from cbam.engine.frontend.source_key import source_key
     from cbam.engine.options import VerifyOptions
 
@@ -372,7 +370,7 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
         pp_text = preprocess(source, None, pp)
     if store is not None:
         t0 = time.monotonic()
-        key = unchanged.run_key(source_key(source, None, pp_text, pp, args.entry), opts)
+        key = source_run_key(source_key(source, None, pp_text, pp, args.entry), opts)
         hit = unchanged.lookup(store, key) if key is not None else None
         if hit is not None:
             hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)

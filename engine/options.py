@@ -46,3 +46,21 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     initial_precision: ValuePrecision | None
     cache: object  # cache.store.CacheStore, or None for no persistent cache
     predicate_theory: str  # path formulas of the predicate analysis: "bv" (exact) or "lia" (checked)
+
+    @property
+    def theory(self) -> str:
+        """The theory a run actually uses: without predicates there is only the exact one."""
+        return self.predicate_theory if "predicate" in self.config else "bv"
+
+    def analysis_material(self) -> list:
+        """The options a block abstraction depends on: the analysis and how it explores.
+        (The time limit does not: only complete block analyses are kept.)"""
+        return [self.config, self.theory, self.order]
+
+    def key_material(self) -> list:
+        """Every option that can change a run's result, in a fixed order; each cache key of a
+        run is derived from it (cache/keys.py). Not in it: the time limit (a run cut short by
+        it is never stored as a result), cancellation and the cache itself."""
+        seed = self.initial_precision.to_json() if self.initial_precision is not None else None
+        return [*self.analysis_material(), self.max_violations, self.harness, self.extra_search_after_violation,
+                seed]

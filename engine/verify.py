@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
 import time
+from typing import NamedTuple
 
-from .analysis.bam import BAM
+from . import selfcheck
+from .analysis.bam import BAM, CacheInconsistency
 from .analysis.blocks import build_blocks
 from .analysis.cegar import cegar
 from .analysis.cpa import CompositeCPA
@@ -24,11 +25,11 @@ from .analysis.predicate.atoms import atom_vars, base_var
 from .analysis.predicate.cpa import PredicateCPA, PredicatePrecision
 from .analysis.predicate.interpolate import PredicateRefiner
 from .analysis.report import build_violation
-from .analysis.result import Statistics, VerificationResult
+from .analysis.result import Statistics, UnknownReason, VerificationResult
 from .analysis.smt import set_deadline
-from .cache import certificate, unchanged
-from .cache.blockcache import PersistentBlocks
-from .cache.results import dump_result, load_result, program_key
+from .cache import certificate, keys, unchanged
+from .cache.blockcache import PersistentBlocks, function_keys
+from .cache.results import dump_result, load_result
 from .cfa.callgraph import CallGraph
 from .cfa.cfa import Program
 from .frontend.errors import FrontendError
@@ -39,13 +40,61 @@ from .options import CONFIGS, THEORIES, VerifyOptions
 
 
 def verify_program(program: Program, options: VerifyOptions | None = None) -> VerificationResult:
+    """Verify; never raises for a property of the program (its answer is a result, UNKNOWN with a
+    typed reason included). With the self-check on, an answer that used the cache is computed
+    again without it, and a difference raises SelfCheckFailed."""
     opts = options or VerifyOptions()
+    result = _verify_guarded(program, opts)
+    if opts.cache is not None and selfcheck.enabled() and _used_cache(result):
+        scratch = _verify_guarded(program, opts._replace(cache=None))
+        cached_json, scratch_json = result.to_json(), scratch.to_json()
+        problem = selfcheck.compare(cached_json, scratch_json, opts.max_violations > 1)
+        if problem is not None:
+            raise selfcheck.failure(problem, cached_json, scratch_json)
+    return result
+
+
+def _used_cache(result: VerificationResult) -> bool:
+    st = result.statistics
+    return result.source == "cache" or st.summary_hits > 0 or st.precision_reused
+
+
+def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult:
     t0 = time.monotonic()
     set_deadline(None if opts.timeout is None else t0 + opts.timeout)
     try:
-        return _verify_program(program, opts, t0)
+        try:
+            return _verify_program(program, opts, t0)
+        except CacheInconsistency as exc:
+            if opts.cache is None:
+                raise
+            # A summary that its own block does not reproduce: its key missed something. The
+            # entry goes, and this run is answered without the cache, as a fresh run would be.
+            opts.cache.delete_block(exc.store_key) if exc.store_key else None  # type: ignore[attr-defined]
+            result = _verify_program(program, opts._replace(cache=None), time.monotonic())
+            result.warnings.append(f"cbam: note: {exc} from the summary cache; the entry was removed and "
+                                   "this result was computed without the cache")
+            return result
+    except Exception as exc:  # a bug in cbam: an answer without a verdict, never a crash
+        if os.environ.get("CBAM_DEBUG"):
+            raise
+        import traceback
+
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        result = VerificationResult("UNKNOWN", file=program.main_file, config=opts.config,
+                                    data_model=program.data_model.name)
+        result.reason = (f"internal error: {type(exc).__name__}: {exc} (at {os.path.basename(where.filename)}:"
+                         f"{where.lineno}); please report it")
+        result.reason_kind = UnknownReason.INTERNAL
+        result.statistics.time = round(time.monotonic() - t0, 3)
+        return result
     finally:
         set_deadline(None)
+
+
+def _unknown(result: VerificationResult, kind: UnknownReason, reason: str) -> VerificationResult:
+    result.verdict, result.reason_kind, result.reason = "UNKNOWN", kind, reason
+    return result
 
 
 def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> VerificationResult:
@@ -53,73 +102,66 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
                                 data_model=program.data_model.name)
     result.warnings = [str(d) for d in program.diagnostics]
     if opts.config not in CONFIGS:
-        result.reason = f"unknown configuration {opts.config!r} (available: {', '.join(CONFIGS)})"
-        return result
+        return _unknown(result, UnknownReason.BAD_OPTION,
+                        f"unknown configuration {opts.config!r} (available: {', '.join(CONFIGS)})")
+    if opts.predicate_theory not in THEORIES:
+        return _unknown(result, UnknownReason.BAD_OPTION,
+                        f"unknown predicate theory {opts.predicate_theory!r} (available: {', '.join(THEORIES)})")
     if program.start.unsupported is not None:
         what, where = program.start.unsupported
-        result.reason = f"unsupported feature: {what}" + (f" at {where}" if where else "")
         result.unsupported_range = where
-        return result
+        return _unknown(result, UnknownReason.UNSUPPORTED,
+                        f"unsupported feature: {what}" + (f" at {where}" if where else ""))
     cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
     store = opts.cache
     result_key = None
     file_key = os.path.abspath(program.main_file)
     if store is not None:
-        # A result computed without test harnesses (the editor's) must not answer a run that wants them.
-        result_key = program_key(program, opts.config, opts.max_violations, extra=["harness", opts.harness])
+        result_key = keys.result_key(program, opts)
         cached = store.get_result(result_key)
         if cached is not None:
             restored = load_result(cached, program)
             if restored is not None:
                 restored.warnings = [str(d) for d in program.diagnostics]
-                restored.statistics = Statistics(time=round(time.monotonic() - t0, 3))
+                restored.statistics = Statistics(time=round(time.monotonic() - t0, 3),
+                                                 precision_reused=restored.statistics.precision_reused)
                 restored.cache_key = result_key
+                restored.function_keys = function_keys(program, opts)
                 _remember_source(store, program, opts, file_key, restored)
                 return restored
-    if opts.predicate_theory not in THEORIES:
-        result.reason = f"unknown predicate theory {opts.predicate_theory!r} (available: {', '.join(THEORIES)})"
-        return result
     blocks = build_blocks(program, cg)
-    theory = opts.predicate_theory if "predicate" in opts.config else "bv"
-    cpa = make_cpa(program, opts.config, blocks, theory)
+    cpa = make_cpa(program, opts.config, blocks, opts.theory)
     stats = Statistics()
-    store_config = opts.config + ("/lia" if theory == "lia" else "")
-    persistent = PersistentBlocks(store, program, cpa, blocks, store_config, file_key) \
-        if store is not None else None
-    reused = _reused_precision(store, program, opts) if store is not None else {}
+    persistent = PersistentBlocks(store, program, cpa, blocks, opts, file_key) if store is not None else None
+    if persistent is not None:
+        result.function_keys = dict(persistent.fn_keys)
+    phases = _phases(opts, _reused_precision(store, program, opts) if store is not None else {})
     refiner = make_refiner(opts.config, cpa)
-    if opts.config == "interval":
-        phases: list[tuple[dict, float]] = [({}, 1.0)]  # the interval domain has no precision to refine
-    elif opts.config == "predicate":
-        phases = [({"predicate": reused.get("predicate") or PredicatePrecision()}, 1.0)]
-    elif opts.config == "value+predicate":
-        pred = reused.get("predicate") or PredicatePrecision()
-        phases = [({**p, "predicate": pred}, share) for p, share in _phases(opts, reused.get("value"))]
-    else:
-        phases = _phases(opts, reused.get("value"))
     outcome = None
     confirmed: list = []
-    excluded: set[int] = set()
+    excluded: dict = {}
     bam: BAM | None = None
     total = Budget(opts.timeout, cancel=opts.cancel)  # type: ignore[arg-type]
-    cert_run = _certificate_run(opts, store_config)
+    cert_run = keys.certificate_run(opts)
     validated: dict = {}
     if persistent is not None and opts.max_violations == 1:
-        share = phases[0][1] if len(phases) > 1 else 1.0
+        share = phases[0].share if len(phases) > 1 else 1.0
         budget = Budget(None if opts.timeout is None else opts.timeout * share, cancel=opts.cancel)  # type: ignore[arg-type]
         bam = BAM(program, cpa, blocks, budget, opts.order)
         bam.persistent = persistent
-        restored = certificate.revalidate(store, persistent, bam, program, file_key, cert_run, phases[0][0])
+        restored = certificate.revalidate(store, persistent, bam, program, file_key, cert_run, phases[0].precision)
         _accumulate(stats, bam, budget, 0)
         if restored is not None:
+            restored.function_keys = result.function_keys
+            restored.statistics.precision_reused = phases[0].reused and restored.statistics.precision_reused
             return _certified(restored, store, program, persistent, bam, stats, result_key, file_key, opts, t0)
         # What the validation analysed is final; the first phase starts from it.
         validated = {k: r for k, r in bam.cache.items() if not r.dependent}
     certify = False
-    for i, (prec, share) in enumerate(phases):
+    for i, phase in enumerate(phases):
         last = i == len(phases) - 1
         remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
-        limit = remaining if (last or remaining is None) else remaining * share
+        limit = remaining if (last or remaining is None) else remaining * phase.share
         if confirmed and opts.extra_search_after_violation is not None:
             limit = min(limit if limit is not None else opts.extra_search_after_violation,
                         opts.extra_search_after_violation)
@@ -131,37 +173,46 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         if i == 0:
             bam.cache.update(validated)
         try:
-            outcome = cegar(program, bam, prec, budget, refiner, opts.max_violations - len(confirmed))
+            outcome = cegar(program, bam, phase.precision, budget, refiner, opts.max_violations - len(confirmed))
         except BudgetExceeded as exc:
             _accumulate(stats, bam, budget, 0)
             found = getattr(exc, "confirmed", [])
             confirmed.extend(found)
-            excluded |= {id(c.path.error_node) for c in found}
+            stats.precision_reused |= phase.reused and bool(found)
+            excluded |= {id(c.path.error_node): c.path.error_node for c in found}
             if last or exc.reason == "cancelled":
-                result.reason = exc.reason
+                _unknown(result, UnknownReason(exc.reason), exc.reason)
+                overall = total.deadline is not None and time.monotonic() >= total.deadline
                 if confirmed:
+                    result.search_cut_short = True
                     result.warnings.append(f"search for further violations stopped early: {exc.reason}")
                 if persistent is not None:
                     stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
                 _finish(result, program, opts, confirmed, stats, t0)
-                if confirmed and exc.reason != "cancelled":
+                # Cut by the extra search's own limit (an option, in the key), not the run's time limit.
+                if confirmed and exc.reason != "cancelled" and not overall:
                     _store(store, program, persistent, result_key, file_key, opts, result, None)
                 return result
             continue
         except MemoryError:
-            result.reason = "memory limit reached"
+            _unknown(result, UnknownReason.MEMORY, "memory limit reached")
             return _finish(result, program, opts, confirmed, stats, t0)
         except RecursionError:
-            result.reason = "the program's call or path depth exceeds what cbam can handle"
+            _unknown(result, UnknownReason.DEPTH, "the program's call or path depth exceeds what cbam can handle")
             return _finish(result, program, opts, confirmed, stats, t0)
         _accumulate(stats, bam, budget, outcome.refinements)
         confirmed.extend(outcome.confirmed)
-        excluded |= bam.excluded_targets | {id(c.path.error_node) for c in outcome.confirmed}
+        excluded |= bam.excluded_targets | {id(c.path.error_node): c.path.error_node for c in outcome.confirmed}
+        if phase.reused:
+            if outcome.status == "unknown":
+                # The hint did not settle it: go on exactly as a run without it would.
+                continue
+            stats.precision_reused = True
         # Found by the first abstract run of the first phase: its exploration can be certified.
         certify = i == 0 and outcome.status == "unsafe" and outcome.refinements == 0 and len(confirmed) == 1
         break
     assert outcome is not None
-    if theory == "lia" and outcome.status == "safe":
+    if opts.theory == "lia" and outcome.status == "safe":
         # Integer arithmetic is not C's: confirm the proof with exact bit-vector formulas,
         # continuing CEGAR from the learned predicates if they do not suffice.
         outcome, bam = _confirm_in_bv(program, blocks, opts, outcome, total, stats, excluded)
@@ -176,14 +227,13 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         if outcome.reason:
             result.warnings.append(f"search stopped early: {outcome.reason}")
     else:
-        result.verdict = "UNKNOWN"
-        result.reason = outcome.reason
+        _unknown(result, outcome.kind, outcome.reason)
         node = outcome.reason_node
         if node is not None:
             result.reason_range = node.error.range if node.error is not None else None
             result.reason_ref = ["node", node.function, node.canon]
     _finish(result, program, opts, confirmed, stats, t0)
-    if result.verdict != "UNKNOWN" or outcome.reason.startswith("refinement made no progress"):
+    if result.verdict != "UNKNOWN" or outcome.kind == UnknownReason.NO_PROGRESS:
         _store(store, program, persistent, result_key, file_key, opts, result, final_prec)
         if persistent is not None and store is not None and opts.max_violations == 1:
             if certify and result.verdict == "FALSE":
@@ -193,12 +243,6 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
     return result
 
 
-def _certificate_run(opts: VerifyOptions, store_config: str) -> str:
-    """The kind of run a counterexample certificate answers: every option that decides the path."""
-    return json.dumps([store_config, opts.max_violations, opts.harness, opts.order, opts.extra_search_after_violation,
-                       opts.initial_precision.to_json() if opts.initial_precision is not None else None])
-
-
 def _certified(result: VerificationResult, store, program: Program, persistent, bam: BAM, stats: Statistics,
                result_key, file_key: str, opts: VerifyOptions, t0: float) -> VerificationResult:
     """A violation whose certificate held: the blocks it re-explored are kept; the result is
@@ -206,6 +250,7 @@ def _certified(result: VerificationResult, store, program: Program, persistent, 
     bam._flush()
     result.warnings = [str(d) for d in program.diagnostics]
     stats.time = round(time.monotonic() - t0, 3)
+    stats.precision_reused = result.statistics.precision_reused
     result.statistics = stats
     _store(store, program, persistent, result_key, file_key, opts, result, None)
     return result
@@ -230,7 +275,7 @@ def _store(store, program: Program, persistent, result_key, file_key: str, opts:
 def _remember_source(store, program: Program, opts: VerifyOptions, file_key: str,
                      result: VerificationResult) -> None:
     """Let a later process answer the same source before parsing it (cache/unchanged.py)."""
-    key = unchanged.run_key(program.source_key, opts)
+    key = keys.source_run_key(program.source_key, opts)
     if key is not None:
         unchanged.remember(store, key, file_key, result)
 
@@ -281,7 +326,7 @@ class CombinedRefiner:
 
 
 def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome, total: Budget,
-                   stats: Statistics, excluded: set[int]):
+                   stats: Statistics, excluded: dict):
     cpa = make_cpa(program, opts.config, blocks, "bv")
     remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
     budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
@@ -293,6 +338,7 @@ def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome,
     except BudgetExceeded as exc:
         _accumulate(stats, bam, budget, 0)
         outcome.status = "unknown"
+        outcome.kind = UnknownReason(exc.reason)
         outcome.reason = f"{exc.reason} while confirming an integer-arithmetic proof with bit-vectors"
         outcome.confirmed = list(getattr(exc, "confirmed", []))
         if outcome.confirmed:
@@ -303,9 +349,17 @@ def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome,
     return confirmed, bam
 
 
+class Phase(NamedTuple):
+    precision: dict
+    share: float  # of the time left, for every phase but the last
+    reused: bool = False  # started from what an earlier run learned (a hint, see _phases)
+
+
 def _reused_precision(store, program: Program, opts: VerifyOptions) -> dict:
-    """Precision reuse (Beyer et al., FSE 2013): start from what the last run of this file learned,
+    """Precision reuse (Beyer et al., FSE 2013): what the last run of this file learned,
     restricted to variables and functions that still exist."""
+    if opts.initial_precision is not None:
+        return {}  # the caller chose the precision
     data = store.get_precision(os.path.abspath(program.main_file), opts.config)
     if not isinstance(data, dict):
         return {}
@@ -336,21 +390,41 @@ def _reused_value(program: Program, prec: ValuePrecision) -> ValuePrecision:
     )
 
 
-def _phases(opts: VerifyOptions, reused: ValuePrecision | None = None) -> list[tuple[dict, float]]:
-    """Full precision first, under a small budget; then CEGAR from the empty precision.
+def _phases(opts: VerifyOptions, reused: dict) -> list[Phase]:
+    """The precisions a run tries, in order.
 
-    Tracking every variable settles deterministic code (and memoizes concrete recursion)
-    without refinements, and never yields long spurious paths through concrete recursion.
-    When its budget runs out (typically a loop counter that need not be tracked), CEGAR
-    takes over with the time left. Abstract paths of a coarser precision include those of a
-    finer one, so a spurious path full precision cannot refute is final.
+    Without a hint: for the value analysis, full precision first under a small budget, then
+    CEGAR from the empty precision. Tracking every variable settles deterministic code (and
+    memoizes concrete recursion) without refinements, and never yields long spurious paths
+    through concrete recursion. When its budget runs out (typically a loop counter that need
+    not be tracked), CEGAR takes over with the time left. Abstract paths of a coarser
+    precision include those of a finer one, so a spurious path full precision cannot refute
+    is final. Predicates always start empty.
+
+    A precision learned by an earlier run of the file is a hint, tried first: a TRUE or a
+    confirmed violation it leads to stands (both are sound whatever the precision); if it
+    settles nothing, the run goes on exactly as without it, so it never adds an UNKNOWN.
     """
-    if opts.initial_precision is not None:
-        return [({"value": opts.initial_precision}, 1.0)]
-    full, empty = {"value": ValuePrecision(track_all=True)}, {"value": ValuePrecision()}
-    if reused is not None and not reused.track_all:
-        return [({"value": reused}, 0.5), (full, 0.25), (empty, 1.0)]
-    return [(full, 0.25), (empty, 1.0)]
+    if opts.config == "interval":
+        return [Phase({}, 1.0)]  # the interval domain has no precision to refine
+    if opts.config == "predicate":
+        scratch = [Phase({"predicate": PredicatePrecision()}, 1.0)]
+    else:
+        if opts.initial_precision is not None:
+            values = [({"value": opts.initial_precision}, 1.0)]
+        else:
+            values = [({"value": ValuePrecision(track_all=True)}, 0.25), ({"value": ValuePrecision()}, 1.0)]
+        extra = {"predicate": PredicatePrecision()} if opts.config == "value+predicate" else {}
+        scratch = [Phase({**p, **extra}, share) for p, share in values]
+    hint: dict = {}
+    value, pred = reused.get("value"), reused.get("predicate")
+    if opts.config != "predicate" and value is not None and (not value.track_all or pred):
+        hint["value"] = value
+    if "predicate" in opts.config and pred is not None and (pred.at_node or pred.checks):
+        hint["predicate"] = pred
+    if not hint:
+        return scratch
+    return [Phase({**scratch[-1].precision, **hint}, 0.5, reused=True), *scratch]
 
 
 def _finish(result: VerificationResult, program: Program, opts: VerifyOptions, confirmed: list,
@@ -366,6 +440,7 @@ def _finish(result: VerificationResult, program: Program, opts: VerifyOptions, c
         # A confirmed violation stands even if a later phase ran out of time.
         result.verdict = "FALSE"
         result.reason = ""
+        result.reason_kind = UnknownReason.NONE
     return result
 
 

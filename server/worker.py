@@ -146,17 +146,7 @@ def merge_results(results: list[dict[str, Any]], entries: list[str]) -> dict[str
 def _function_table(program, store, result) -> list[dict[str, Any]]:
     """What the editor needs without re-parsing: where each function is, what it calls,
     and the key of its block summaries in the cache."""
-    from cbam.engine.cache.blockcache import PersistentBlocks
-
-    keys: dict[str, str] = {}
-    if store is not None:
-        # Recompute the content keys the way the engine did (cheap: no analysis).
-        from cbam.engine.analysis.blocks import build_blocks
-        from cbam.engine.verify import make_cpa
-
-        cpa = make_cpa(program, result.config)
-        pb = PersistentBlocks(store, program, cpa, build_blocks(program, program.callgraph), result.config, None)
-        keys = pb.fn_keys
+    keys = result.function_keys if store is not None else {}  # the run's own keys, never re-derived
     reach = program.callgraph.reachable(program.start.name)
     out = []
     for f in program.functions.values():

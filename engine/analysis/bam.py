@@ -26,7 +26,7 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-from ..cfa.cfa import Program
+from ..cfa.cfa import CFANode, Program
 from ..cfa.ir import CallEdge
 from .arg import ARGState
 from .cpa import Block, CompositeCPA, GeneralizationAbandoned
@@ -40,6 +40,17 @@ class AnalysisUnsupported(Exception):
         self.what = what
         self.where = where
         super().__init__(f"{where}: {what}" if where else what)
+
+
+class CacheInconsistency(Exception):
+    """A block entry from the persistent cache that a fresh analysis of its block does not
+    reproduce: its key missed something its result depends on, or something else wrote it.
+    Never a verdict: the run is repeated without the cache (verify.py)."""
+
+    def __init__(self, function: str, store_key: str | None):
+        self.function = function
+        self.store_key = store_key
+        super().__init__(f"a cached summary of {function} could not be reproduced")
 
 
 @dataclass
@@ -93,7 +104,7 @@ class BAM:
         self.stack: list[_Level] = []
         self.consumed: dict[Hashable, list[ARGState]] = {}
         self.stats = BAMStats()
-        self.excluded_targets: set[int] = set()  # error nodes already reported (by id)
+        self.excluded_targets: dict[int, CFANode] = {}  # error nodes already reported, by id
         self.persistent = None  # optional cache.blockcache.PersistentBlocks
         self.prec: dict = {}
         self.concrete_only: set[str] = set()  # blocks whose generalized analysis was abandoned
@@ -101,6 +112,10 @@ class BAM:
     # ---- keys -------------------------------------------------------------------
     def key(self, block: Block, reduced: tuple, prec: dict) -> Hashable:
         return (block.name, reduced, self.cpa.precision_key(prec, block))
+
+    def exclude(self, node: CFANode) -> None:
+        """A reported error location: later searches prune it (a search for further violations)."""
+        self.excluded_targets[id(node)] = node
 
     # ---- the fixpoint -------------------------------------------------------------
     def run(self, prec: dict) -> BlockResult:
@@ -225,18 +240,23 @@ class BAM:
         """(store key, the entry loaded from the persistent cache if it holds a valid one)."""
         if self.persistent is None:
             return None, None
-        store_key = self.persistent.key(block, reduced, key[2])
+        store_key = self.persistent.key(block, reduced, key[2], self.excluded_targets)
         saved, self.stack = self.stack, []  # validation's own calls are not the caller's
         try:
-            exits = self.persistent.lookup(self, block, reduced, prec, store_key)
+            found = self.persistent.lookup(self, block, reduced, prec, store_key)
         finally:
             self.stack = saved
-        if exits is None:
+        if found is None:
             return store_key, None
+        exits, dependent = found
         for e in exits:
             e.origin = (block.name, reduced, prec)
-        result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
+        # Validated against an unfinished recursion: as good as this iteration, like a fresh
+        # analysis that consumed the same summaries.
+        result = BlockResult(ARGState(reduced), exits, [], dependent, 0, store_key)
         self.cache[key] = result
+        if dependent and self.stack:
+            self.stack[-1].dependent = True
         return store_key, result
 
     def _fresh(self, block: Block, reduced: tuple, prec: dict, key: Hashable, store_key: str | None) -> BlockResult:
@@ -281,7 +301,7 @@ class BAM:
                 self.persistent.record_target_level(block, reduced, store_key, level.consumed)
             else:
                 self.persistent.record(block, reduced, key[2], store_key, result, level.consumed,
-                                       time.monotonic() - t0)
+                                       time.monotonic() - t0, self.excluded_targets)
         return result
 
     def rematerialize(self, exit_state: ARGState) -> ARGState:
@@ -290,7 +310,8 @@ class BAM:
         name, reduced, prec = exit_state.origin
         block = self.blocks[name]
         key = self.key(block, reduced, prec)
-        result = self._fresh(block, reduced, prec, key, None)
+        loaded = self.cache.get(key)
+        result = self._solve(block, reduced, prec, key)
         for e in result.exits:
             if e.state == exit_state.state:
                 return e
@@ -299,7 +320,30 @@ class BAM:
             # an exit it covers is a path to it.
             if self.cpa.is_less_or_equal(e.state, exit_state.state):
                 return e
-        raise AnalysisUnsupported("a cached block summary could not be reproduced; clear the cache", None)
+        raise CacheInconsistency(name, loaded.store_key if loaded is not None else None)
+
+    def _solve(self, block: Block, reduced: tuple, prec: dict, key: Hashable) -> BlockResult:
+        """A fresh analysis of one block, with an ARG, iterated to its own recursion fixpoint.
+
+        The entry loaded for this key leaves the in-memory cache first: a recursive call with
+        the same entry must be covered by this analysis, not answered by the loaded exits
+        (whose path would lead back here). The run's own bookkeeping is left as it was.
+        """
+        saved = (self.consumed, self.stack)
+        before = set(self.cache)
+        self.cache.pop(key, None)
+        before.discard(key)
+        try:
+            while True:
+                self.consumed, self.stack = {}, []
+                result = self._fresh(block, reduced, prec, key, None)
+                if not self._needs_iteration():
+                    return result
+                for k in [k for k, r in self.cache.items() if r.dependent and k not in before]:
+                    del self.cache[k]
+                self.budget.check()
+        finally:
+            self.consumed, self.stack = saved
 
     def _stale_targets(self, result: BlockResult) -> bool:
         return any(id(t.state.location) in self.excluded_targets for t in result.targets)

@@ -19,6 +19,7 @@ from ..cfa.cfa import Program
 from .bam import BAM, AnalysisUnsupported
 from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, reconstruct
+from .result import UnknownReason
 from .smt import Feasibility, check_path, past_deadline
 
 
@@ -38,6 +39,7 @@ class Confirmed:
 class CegarOutcome:
     status: str  # "safe" | "unsafe" | "unknown"
     reason: str = ""
+    kind: UnknownReason = UnknownReason.NONE  # why an "unknown" status (and what "reason" says)
     confirmed: list[Confirmed] = field(default_factory=list)
     refinements: int = 0
     precision: dict | None = None
@@ -65,6 +67,7 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             result = bam.run(prec)
         except AnalysisUnsupported as u:
             out.status = "unknown"
+            out.kind = UnknownReason.UNSUPPORTED
             out.reason = f"unsupported feature: {u.what}" + (f" at {u.where}" if u.where else "")
             out.unsupported_range = u.where
             return out
@@ -80,10 +83,11 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             if len(out.confirmed) >= max_violations:
                 out.status = "unsafe"
                 return out
-            bam.excluded_targets.add(id(path.error_node))
+            bam.exclude(path.error_node)
             continue
         if feas.status == "unsupported":
             out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind = UnknownReason.UNSUPPORTED
             out.reason = (f"an error path could not be confirmed: cbam cannot encode {feas.reason}"
                           + (f" (at {feas.unsupported_range})" if feas.unsupported_range else ""))
             out.unsupported_range = feas.unsupported_range
@@ -94,11 +98,13 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
                 raise BudgetExceeded("timeout")
             budget.check()
             out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind = UnknownReason.UNCONFIRMED
             out.reason = f"an error path could not be confirmed: {feas.reason}"
             return out
         # Infeasible: refine.
         if refiner is None:
             out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind = UnknownReason.NO_REFINER
             out.reason = ("an error path is infeasible, but this configuration has no precision to refine "
                           "(try --config value)")
             out.reason_node = path.error_node
@@ -110,11 +116,13 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
                 # Its solvers were cut short by the deadline: a timeout, not a (cacheable) dead end.
                 raise BudgetExceeded("timeout")
             out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind = UnknownReason.NO_PROGRESS
             out.reason = f"refinement made no progress: {why}"
             out.reason_node = path.error_node
             return out
         if signature in seen_paths or out.refinements >= max_refinements:
             out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind = UnknownReason.NO_PROGRESS
             out.reason = "refinement made no progress: the same spurious error path keeps coming back"
             out.reason_node = path.error_node
             return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..frontend.errors import Range
 
@@ -11,6 +12,22 @@ from ..frontend.errors import Range
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+class UnknownReason(StrEnum):
+    """Why a run ended without a verdict; callers branch on this, never on the message."""
+
+    NONE = ""  # the run has a verdict
+    TIMEOUT = "timeout"
+    CANCELLED = "cancelled"
+    MEMORY = "memory"
+    DEPTH = "depth"  # the program's call or path depth exceeds what cbam can handle
+    UNSUPPORTED = "unsupported"  # a construct cbam cannot analyse is reachable
+    UNCONFIRMED = "unconfirmed"  # an error path could be neither confirmed nor refuted
+    NO_PROGRESS = "no-progress"  # refinement found nothing that rules the spurious path out
+    NO_REFINER = "no-refiner"  # the configuration has no precision to refine
+    BAD_OPTION = "bad-option"
+    INTERNAL = "internal-error"  # a bug in cbam; the message says where
 
 
 @dataclass
@@ -70,6 +87,7 @@ class Statistics:
     fixpoint_iterations: int = 0
     blocks_analysed: int = 0
     precision_size: int = 0
+    precision_reused: bool = False  # the run started from the precision an earlier run learned
     summary_hits: int = 0  # block abstractions reused from the persistent cache
     summary_misses: int = 0
     bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
@@ -93,9 +111,16 @@ class VerificationResult:
     reason_range: Range | None = None  # the check an UNKNOWN is about
     reason_ref: list | None = None
     cache_key: str | None = None  # the cache's results row holding this result, if it is stored
+    reason_kind: UnknownReason = UnknownReason.NONE
+    search_cut_short: bool = False  # the search for further violations stopped at a time limit
+    # Each function's key in the block cache (what its summaries are filed under), from the
+    # run itself: callers never re-derive them.
+    function_keys: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.file, "verdict": self.verdict, "reason": self.reason, "config": self.config,
+        return {"file": self.file, "verdict": self.verdict, "reason": self.reason,
+                "reason_kind": str(self.reason_kind), "search_cut_short": self.search_cut_short,
+                "config": self.config,
                 "data_model": self.data_model, "source": self.source,
                 "unsupported": self.unsupported_range.to_json() if self.unsupported_range else None,
                 "reason_range": self.reason_range.to_json() if self.reason_range else None,

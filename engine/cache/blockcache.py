@@ -1,37 +1,37 @@
 """BAM's persistent layer: content-addressed block abstractions with early cutoff.
 
-Key of a block entry: the function's fingerprint (for a recursive function, the
-fingerprints of its whole call tree), the reduced entry state, the reduced precision,
-the configuration, data model and cbam version, and a hash of the program-wide facts
-the value domain reads (which variables have their address taken).
+Key of a block entry (cache/keys.py says what each part is for): the function's
+fingerprint (for a recursive function, the fingerprints of its whole call tree), the
+reduced entry state, the reduced precision, the analysis context (configuration, theory,
+search order, data model, cbam version, program-wide facts), and the error locations a
+search for further violations had excluded inside the block when it was analysed.
 
 Early cutoff: a non-recursive block records every callee summary it consumed (callee,
 reduced entry, precision, and a digest of the callee's exits and block facts). A stored
 entry is reused only if, for each of them, the callee's *current* result has the same
 digest, so an edited callee that still returns the same exits leaves its callers valid.
+A callee result that is still part of an unfinished recursion fixpoint is not final: an
+entry validated against it is only as good as that iteration (BAM marks it recursion-
+dependent, so it is validated again in the next iteration).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from cbam import __version__
-
 from ..analysis.arg import ARGState
 from ..analysis.cpa import Block, CompositeCPA
 from ..cfa.callgraph import CallGraph
-from ..cfa.cfa import Program
+from ..cfa.cfa import CFANode, Program
+from .keys import analysis_context
+from .keys import digest as _h
 from .store import CacheStore
 
 if TYPE_CHECKING:
     from ..analysis.bam import BAM, BlockResult
-
-
-def _h(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:40]
+    from ..options import VerifyOptions
 
 
 def _jsonable(x: Hashable) -> Any:
@@ -41,28 +41,40 @@ def _jsonable(x: Hashable) -> Any:
     return x
 
 
+def _callgraph(program: Program) -> CallGraph:
+    return program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
+
+
+def function_keys(program: Program, opts: VerifyOptions, context: str | None = None) -> dict[str, str]:
+    """What each function's block entries are filed under: its own code, or for a recursive
+    function the code of its whole call tree, in the run's analysis context."""
+    cg = _callgraph(program)
+    ctx = context if context is not None else analysis_context(program, opts)
+    fps = {f.name: f.fingerprint for f in program.all_functions()}
+    recursive = cg.recursive_functions()
+    out: dict[str, str] = {}
+    for f in program.all_functions():
+        if f.name in recursive:
+            out[f.name] = _h("deep", sorted((g, fps[g]) for g in cg.reachable(f.name)), ctx)
+        else:
+            out[f.name] = _h("shallow", f.name, fps[f.name], ctx)
+    return out
+
+
 class PersistentBlocks:
     def __init__(self, store: CacheStore, program: Program, cpa: CompositeCPA, blocks: dict[str, Block],
-                 config: str, file: str | None):
+                 opts: VerifyOptions, file: str | None):
         self.store = store
         self.program = program
         self.cpa = cpa
         self.blocks = blocks
-        self.config = config
+        self.config = opts.config + ("/lia" if opts.theory == "lia" else "")  # shown by `cbam summary`
         self.file = file
-        cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
-        addressed = sorted(n for n, v in program.vars.items() if v.addressed)
-        self.context = _h(__version__, config, program.data_model.name, addressed)
-        fps = {f.name: f.fingerprint for f in program.all_functions()}
+        cg = _callgraph(program)
+        self.context = analysis_context(program, opts)
         self.recursive = cg.recursive_functions()
-        self.fn_keys: dict[str, str] = {}
-        for f in program.all_functions():
-            if f.name in self.recursive:
-                deep = sorted((g, fps[g]) for g in cg.reachable(f.name))
-                self.fn_keys[f.name] = _h("deep", deep, self.context)
-            else:
-                self.fn_keys[f.name] = _h("shallow", f.name, fps[f.name], self.context)
-        self._fps = fps
+        self.fn_keys = function_keys(program, opts, self.context)
+        self._fps = {f.name: f.fingerprint for f in program.all_functions()}
         self._cg = cg
         self._deep: dict[str, str] = {}
         self.target_levels: list[dict] = []  # the blocks a target was found through (certificate.py)
@@ -91,8 +103,20 @@ class PersistentBlocks:
                 parts.append(c.from_json(d))
         return tuple(parts)
 
-    def key(self, block: Block, reduced: tuple, prec_key: Hashable) -> str:
-        return _h(self.fn_keys[block.name], self.state_json(reduced), _jsonable(prec_key))
+    def key(self, block: Block, reduced: tuple, prec_key: Hashable, excluded: dict[int, CFANode] | None = None) -> str:
+        """``excluded``: the error locations the search has already reported (by id); those
+        inside the block were pruned from its analysis, so its result depends on them."""
+        parts: list[Any] = [self.fn_keys[block.name], self.state_json(reduced), _jsonable(prec_key)]
+        inside = self._excluded_inside(block, excluded)
+        if inside:
+            parts.append(["excluded", inside])
+        return _h(*parts)
+
+    def _excluded_inside(self, block: Block, excluded: dict[int, CFANode] | None) -> list:
+        if not excluded:
+            return []
+        return sorted((n.function, self._fps.get(n.function), n.canon) for n in excluded.values()
+                      if n.function in block.functions)
 
     def deep_key(self, name: str) -> str | None:
         """The fingerprints of everything ``name`` can reach (None: no such function)."""
@@ -125,11 +149,14 @@ class PersistentBlocks:
         return _h(states, sorted(block.vars), block.havocs_all_globals, block.writes_memory)
 
     # ---- lookup / record ---------------------------------------------------------------
-    def lookup(self, bam: BAM, block: Block, reduced: tuple, prec: dict, key: str) -> list[ARGState] | None:
+    def lookup(self, bam: BAM, block: Block, reduced: tuple, prec: dict, key: str) -> tuple[list[ARGState], bool] | None:
+        """The stored exits, and whether their validation used a callee result that is part of an
+        unfinished recursion fixpoint (then they hold for this iteration only); None: no valid entry."""
         row = self.store.get_block(key)
         if row is None:
             self.misses += 1
             return None
+        dependent = False
         for c in row["consumed"]:
             callee = self.blocks.get(c["callee"])
             if callee is None:
@@ -144,6 +171,7 @@ class PersistentBlocks:
             if res.targets or self.digest(callee, [x for _, x in exits]) != c["digest"]:
                 self.misses += 1
                 return None
+            dependent |= res.dependent
         try:
             states = [self.state_from_json(x) for x in row["exits"]]
         except (KeyError, IndexError, TypeError, ValueError):
@@ -152,14 +180,17 @@ class PersistentBlocks:
         self.hits += 1
         self.loaded.add(key)
         origin = (block.name, reduced)
-        return [ARGState(s, origin=origin) for s in states]
+        return [ARGState(s, origin=origin) for s in states], dependent
 
     def record(self, block: Block, reduced: tuple, prec_key: Hashable, key: str, result: BlockResult,
-               consumed: list[dict], seconds: float) -> None:
+               consumed: list[dict], seconds: float, excluded: dict[int, CFANode] | None = None) -> None:
         if key in self.loaded or result.targets:
             return
         exits = [self.state_json(e.state) for e in result.exits]
         self.fresh[key] = {
+            # Analysed with reported violations pruned: right for the search that asked for it,
+            # not a summary of the function (hover and `cbam summary` leave it out).
+            "pruned": bool(self._excluded_inside(block, excluded)),
             "key": key, "function": block.name, "fn_key": self.fn_keys[block.name], "config": self.config,
             "entry": self.state_json(reduced), "prec": _jsonable(prec_key), "exits": exits,
             "consumed": [] if block.name in self.recursive else consumed,
@@ -182,6 +213,12 @@ class PersistentBlocks:
     def record_target_level(self, block: Block, reduced: tuple, key: str, consumed: list[dict]) -> None:
         self.target_levels.append({"function": block.name, "key": key, "entry": self.state_json(reduced),
                                    "consumed": list(consumed)})
+
+    def evict(self, key: str) -> None:
+        """Forget an entry that turned out not to be what its key promises."""
+        self.fresh.pop(key, None)
+        self.loaded.discard(key)
+        self.store.delete_block(key)
 
     def flush(self, drop: set[str] | None = None) -> int:
         rows = [r for k, r in self.fresh.items() if not drop or k not in drop]

@@ -1,37 +1,31 @@
 """Whole verification results in the cache, with paths stored relative to functions.
 
-A result is keyed by the fingerprints of every function the analysis can reach, the
-start function (globals and their initial values), and the options that decide it.
+A result is keyed (keys.result_key) by the fingerprints of every function the analysis can
+reach, the start function (globals and their initial values), and the options that decide it.
 Error-path steps are stored as (function, canonical node, edge index); on a hit they are
 mapped to the current CFA, so the ranges reported are where the code is now.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
-from cbam import __version__
-
-from ..analysis.result import InputReport, PathStepReport, Statistics, VerificationResult, Violation
-from ..cfa.callgraph import CallGraph
+from ..analysis.result import (
+    InputReport,
+    PathStepReport,
+    Statistics,
+    UnknownReason,
+    VerificationResult,
+    Violation,
+)
 from ..cfa.cfa import Program
 from ..frontend.errors import Range
 
 
-def program_key(program: Program, config: str, max_violations: int, extra: Any = None) -> str:
-    cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
-    reach = sorted(cg.reachable(program.start.name))
-    fps = [(f, program.function_of_name(f).fingerprint) for f in reach]
-    addressed = sorted(n for n, v in program.vars.items() if v.addressed)
-    material = [__version__, config, program.data_model.name, program.entry, max_violations, fps, addressed, extra]
-    return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
-
-
 def dump_result(result: VerificationResult) -> dict[str, Any]:
     return {
-        "verdict": result.verdict, "reason": result.reason, "config": result.config, "reason_ref": result.reason_ref,
+        "verdict": result.verdict, "reason": result.reason, "reason_kind": str(result.reason_kind),
+        "config": result.config, "reason_ref": result.reason_ref,
         "warnings": result.warnings, "statistics": result.statistics.to_json(),
         "violations": [{
             "message": v.message, "kind": v.kind, "function": v.function, "ref": v.ref, "notes": v.notes,
@@ -91,7 +85,8 @@ def load_result(data: dict[str, Any], program: Program) -> VerificationResult | 
                                     v["harness"], v["ref"]))
     stats = Statistics(**{k: data["statistics"].get(k, 0) for k in Statistics().__dict__})
     result = VerificationResult(data["verdict"], data["reason"], violations, stats, program.main_file,
-                                data["config"], program.data_model.name, warnings=data["warnings"], source="cache")
+                                data["config"], program.data_model.name, warnings=data["warnings"], source="cache",
+                                reason_kind=UnknownReason(data.get("reason_kind", "")))
     if data.get("reason_ref"):
         result.reason_ref = data["reason_ref"]
         result.reason_range = _violation_range(program, data["reason_ref"])

@@ -31,14 +31,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 DB_NAME = "summaries.sqlite"
 
 # Each table's columns, in the order they are written and checksummed. Every table also has
 # `checksum` (over these columns) and `created` (when the row was written).
 _COLUMNS: dict[str, tuple[str, ...]] = {
     "blocks": ("key", "function", "fn_key", "config", "entry", "prec", "exits", "consumed", "digest", "states",
-               "seconds", "files"),
+               "seconds", "files", "pruned"),
     "precisions": ("file", "config", "value"),
     "results": ("key", "file", "verdict", "payload"),
     "sources": ("key", "result_key", "file", "payload"),
@@ -60,6 +60,7 @@ CREATE TABLE IF NOT EXISTS blocks (
     states INTEGER NOT NULL,
     seconds REAL NOT NULL,
     files TEXT NOT NULL,
+    pruned INTEGER NOT NULL,
     checksum TEXT NOT NULL,
     created REAL NOT NULL
 );
@@ -244,11 +245,16 @@ class CacheStore:
             files = json.dumps([file] if file else [])
             self._write([self._insert("blocks", (
                 r["key"], r["function"], r["fn_key"], r["config"], json.dumps(r["entry"]), json.dumps(r["prec"]),
-                json.dumps(r["exits"]), json.dumps(r["consumed"]), r["digest"], r["states"], r["seconds"], files))
+                json.dumps(r["exits"]), json.dumps(r["consumed"]), r["digest"], r["states"], r["seconds"], files,
+                int(r.get("pruned", False))))
                 for r in rows])
 
+    def delete_block(self, key: str) -> None:
+        self._write([("DELETE FROM blocks WHERE key = ?", (key,))])
+
     def blocks_for_function(self, name: str, fn_key: str | None = None) -> list[dict[str, Any]]:
-        where, arg = ("fn_key = ?", fn_key) if fn_key is not None else ("function = ?", name)
+        """The summaries of a function (entries analysed with reported violations pruned are not)."""
+        where, arg = ("fn_key = ? AND pruned = 0", fn_key) if fn_key is not None else ("function = ? AND pruned = 0", name)
         blocks = (self._block(r) for r in self._rows("blocks", where, (arg,), " ORDER BY created DESC LIMIT 50"))
         return [b for b in blocks if b is not None]
 

@@ -13,30 +13,12 @@ as they were reported: the same source text has the same ranges.
 
 from __future__ import annotations
 
-import json
-
-from cbam import __version__
-
-from ..sha import sha256
-
 TYPE_CHECKING = False  # typing itself is not imported: see store.py
 if TYPE_CHECKING:
     from typing import Any
 
     from ..analysis.result import VerificationResult
-    from ..options import VerifyOptions
     from .store import CacheStore
-
-
-def run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
-    """The key of a run on a source, from every option that decides its result (None: a run
-    this shortcut does not serve, e.g. one seeded with a precision)."""
-    if source_key is None or opts.initial_precision is not None:
-        return None
-    theory = opts.predicate_theory if "predicate" in opts.config else "bv"  # the only theory without predicates
-    material = [__version__, source_key, opts.config, theory, opts.max_violations, opts.harness,
-                opts.extra_search_after_violation]
-    return sha256(json.dumps(material).encode()).hexdigest()
 
 
 def render(result: VerificationResult) -> dict[str, Any]:

@@ -1,0 +1,83 @@
+"""What identifies a cached value, decided in one place.
+
+Every layer of the cache stores a value under a key made of everything the value depends
+on, so that a hit is exactly what a fresh computation would give (as CPAchecker's
+``Reducer.getHashCodeForState(state, precision)`` decides a block's identity in one place):
+
+* a **whole result** depends on the code the entry can reach (the fingerprints of every
+  reachable function and the start function, which holds the globals and the entry call),
+  the program-wide facts the domains read, the data model, and every option that can change
+  a result (``VerifyOptions.key_material``);
+* an **unchanged source's answer** depends on the source's content address (the
+  preprocessed text, the original files, the front end's options, the entry) and the same
+  options;
+* a **block abstraction** depends on its function's code (for a recursive function, the code
+  of its whole call tree; for any other function, its own code, with callee summaries checked
+  one by one on reuse), its reduced entry state and precision, the analysis that computed it
+  (``VerifyOptions.analysis_material``), the program-wide facts, and the error locations the
+  search had already excluded inside it (a search for further violations prunes them);
+* a **counterexample certificate** depends on the file and every option that decides the path.
+
+Nothing here imports the analyses: the command line derives the unchanged-source key on
+the path that answers it before anything is parsed.
+"""
+
+from __future__ import annotations
+
+import json
+
+from cbam import __version__
+
+from ..sha import sha256
+
+TYPE_CHECKING = False  # typing itself is not imported: see store.py
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..cfa.cfa import Program
+    from ..options import VerifyOptions
+
+# Bumped whenever what a key is made of changes, so that no entry filed under an older
+# recipe is ever read as if it were filed under the current one.
+KEY_RECIPE = "keys-2"
+
+
+def digest(*parts: Any, length: int = 40) -> str:
+    """The one hash of the cache: SHA-256 of the parts as canonical JSON (sets and tuples as
+    lists; anything else JSON cannot hold by its str)."""
+    text = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
+    return sha256(text.encode()).hexdigest()[:length]
+
+
+def program_facts(program: Program) -> list:
+    """Program-wide facts a domain's transfer reads beyond a function's own code: which
+    variables have their address taken (a write through a pointer may change them)."""
+    return sorted(n for n, v in program.vars.items() if v.addressed)
+
+
+def analysis_context(program: Program, opts: VerifyOptions) -> str:
+    """What every block abstraction of a run depends on besides its own block."""
+    return digest(KEY_RECIPE, __version__, opts.analysis_material(), program.data_model.name, program_facts(program))
+
+
+def result_key(program: Program, opts: VerifyOptions) -> str:
+    from ..cfa.callgraph import CallGraph
+
+    cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
+    reach = sorted(cg.reachable(program.start.name))
+    fps = [(f, program.function_of_name(f).fingerprint) for f in reach]
+    return digest(KEY_RECIPE, "result", __version__, opts.key_material(), program.data_model.name, program.entry,
+                  fps, program_facts(program), length=64)
+
+
+def source_run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
+    """The key of a run on a source (None: a run this shortcut does not serve, e.g. one
+    seeded with a precision, whose result depends on more than the source)."""
+    if source_key is None or opts.initial_precision is not None:
+        return None
+    return digest(KEY_RECIPE, "source", __version__, source_key, opts.key_material(), length=64)
+
+
+def certificate_run(opts: VerifyOptions) -> str:
+    """The kind of run a counterexample certificate answers (stored beside the file's name)."""
+    return digest(KEY_RECIPE, "certificate", opts.key_material())

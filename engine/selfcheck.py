@@ -1,0 +1,79 @@
+"""Self-check: every answer that used the cache is computed again from scratch and compared.
+
+Switched on by ``CBAM_SELF_CHECK=1`` (``cbam verify --self-check`` sets it, so the editor's
+worker processes inherit it). The property tests and the fuzzing campaigns run with it; a
+difference is an internal error that carries both results.
+
+What must agree. Reuse of block summaries, whole results and counterexample certificates is
+memoization: with it a run must report exactly what a run without it reports. Reuse of a
+learned precision is a hint: it may make a run faster or slower, and (because CEGAR depends
+on the path it meets first) it may decide what a fresh run gives up on, or show another of
+the program's real violations first; it may never contradict a fresh run, nor give up where
+a fresh run decides. Runs cut short by a time limit are not compared (what they found depends
+on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+ENV = "CBAM_SELF_CHECK"
+_TIMING = ("timeout", "cancelled", "memory")
+
+
+class SelfCheckFailed(Exception):
+    """An answer that used the cache differs from the answer computed without it."""
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "") not in ("", "0")
+
+
+def violation_identity(v: dict[str, Any]) -> str:
+    return json.dumps([v["message"], v["range"]], sort_keys=True)
+
+
+def _strip(v: dict[str, Any]) -> dict[str, Any]:
+    """A violation as the user sees it (ranges name files, which are the same file here)."""
+    return {"message": v["message"], "range": v["range"], "path": v["path"], "inputs": v["inputs"]}
+
+
+def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> str | None:
+    """Why two reports (the JSON of VerificationResult.to_json) disagree, or None. ``several``:
+    the runs searched for every violation, not only the first."""
+    if cached.get("reason_kind") in _TIMING or scratch.get("reason_kind") in _TIMING:
+        return None
+    if cached.get("search_cut_short") or scratch.get("search_cut_short"):
+        return None
+    hinted = bool(cached.get("statistics", {}).get("precision_reused"))
+    a, b = cached["verdict"], scratch["verdict"]
+    if {a, b} == {"TRUE", "FALSE"}:
+        return f"the cached run answered {a}, a run without the cache answers {b}"
+    if a == "UNKNOWN" and b != "UNKNOWN":
+        return f"the cached run gave up ({cached['reason']}), a run without the cache answers {b}"
+    if a != "UNKNOWN" and b == "UNKNOWN" and not hinted:
+        return f"the cached run answered {a}, a run without the cache gives up ({scratch['reason']})"
+    if a == b == "UNKNOWN" and cached.get("reason_kind") != scratch.get("reason_kind") and not hinted:
+        return f"the runs give up for different reasons: {cached['reason']!r} against {scratch['reason']!r}"
+    if a == b == "FALSE":
+        mine = [_strip(v) for v in cached["violations"]]
+        theirs = [_strip(v) for v in scratch["violations"]]
+        if not hinted and mine != theirs:
+            return "the runs report different violations or error paths"
+        if hinted and several and sorted(map(violation_identity, mine)) != sorted(
+                map(violation_identity, theirs)):
+            return "the runs report different sets of failing checks"
+    return None
+
+
+def failure(problem: str, cached: dict[str, Any], scratch: dict[str, Any]) -> SelfCheckFailed:
+    def brief(r: dict[str, Any]) -> str:
+        return json.dumps({k: r.get(k) for k in ("verdict", "reason", "reason_kind", "source", "violations")},
+                          indent=1, sort_keys=True)[:6000]
+    return SelfCheckFailed(f"cbam self-check: {problem}\n--- with the cache:\n{brief(cached)}\n"
+                           f"--- without the cache:\n{brief(scratch)}")
