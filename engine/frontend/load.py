@@ -107,6 +107,11 @@ def _build_whole(path: str, text: str | None, pplines, parser_text: str, read, o
 
 def _syntax_diagnostics(msg: str, path: str, text: str | None, opts: PreprocessOptions,
                         sm: SourceMap) -> list[Diagnostic]:
+    return [_as_written(d, path, text) for d in _syntax_messages(msg, path, text, opts, sm)]
+
+
+def _syntax_messages(msg: str, path: str, text: str | None, opts: PreprocessOptions,
+                     sm: SourceMap) -> list[Diagnostic]:
     # gcc locates syntax errors precisely in the user's file; prefer its account.
     gcc = _gcc_syntax_check(path, text, opts)
     if gcc:
@@ -121,6 +126,29 @@ def _syntax_diagnostics(msg: str, path: str, text: str | None, opts: PreprocessO
         file, oline = sm.phys.get(line, (path, line))
         return [Diagnostic("error", f"syntax cbam cannot parse: {m.group('msg')}", file, oline, 1)]
     return [Diagnostic("error", f"syntax cbam cannot parse: {msg.split(': ', 1)[-1]}", path)]
+
+
+# A name that cbam's stand-in headers substitute for what the user wrote (assert ->
+# __cbam_assert, __int128 -> __cbam_int128), as a message quotes it: 'x', `x' or ‘x’.
+_INTERNAL_QUOTED = re.compile(r"([‘'`])(__cbam_[A-Za-z0-9_]*)([’'])")
+_IDENT_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _as_written(d: Diagnostic, path: str, text: str | None) -> Diagnostic:
+    """A message about a macro's expansion quotes the expansion; the user wrote the macro's
+    name at the diagnostic's position, so that is the name the message gives."""
+    if "__cbam_" not in d.message or d.file != path:
+        return d
+    source = text if text is not None else _read_text(path)
+    if source is None:
+        return d
+    lines = source.splitlines()
+    if not 1 <= d.line <= len(lines):
+        return d
+    m = _IDENT_AT.match(lines[d.line - 1], max(0, d.col - 1))
+    if m is None or m.group(0).startswith("__cbam_"):
+        return d
+    return d._replace(message=_INTERNAL_QUOTED.sub(lambda q: q.group(1) + m.group(0) + q.group(3), d.message))
 
 
 def _gcc_syntax_check(path: str, text: str | None, opts: PreprocessOptions) -> list[Diagnostic]:
