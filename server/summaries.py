@@ -29,11 +29,15 @@ class SummaryReader:
         return store.blocks_for_function("", fn_key)
 
 
-def format_hover(f: dict[str, Any], result: dict[str, Any] | None, blocks: list[dict[str, Any]] | None) -> str:
+def format_hover(f: dict[str, Any], result: dict[str, Any] | None, blocks: list[dict[str, Any]] | None,
+                 cache_off: bool = False) -> str:
     name = f["name"]
     lines = [f"**{name}** — cbam summary"]
     if f.get("unsupported"):
         lines.append(f"\nNot analysed: unsupported construct ({f['unsupported']}).")
+        return "\n".join(lines)
+    if cache_off:
+        lines.append("\nNo summary: summaries are read from the cache, which is off (setting `cbam.cache`).")
         return "\n".join(lines)
     if not blocks:
         lines.append(f"\nNo summary yet: cbam has not analysed `{name}`"

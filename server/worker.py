@@ -2,7 +2,8 @@
 
 The server never analyses on its event loop. Each job runs in a worker process; a newer
 trigger for the same document kills the worker (which really stops the work), a crash or
-hang is noticed, and a fresh worker takes its place.
+hang is noticed, and a fresh worker takes its place. A worker imports the engine as soon as
+it starts, so one started ahead of need (see lsp.py) answers its first job without that cost.
 """
 
 from __future__ import annotations
@@ -15,6 +16,19 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from .settings import Settings
+
+
+@dataclass(frozen=True)
+class CompileFlags:
+    """What compile_commands.json says for one file (only these flags are ever taken)."""
+
+    include_paths: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    undefines: tuple[str, ...] = ()
+    force_includes: tuple[str, ...] = ()
+    std: str | None = None
+
 
 @dataclass
 class Job:
@@ -22,10 +36,11 @@ class Job:
     path: str
     text: str
     version: int | None
-    settings: dict[str, Any]
+    settings: Settings
     entry: str | None = None  # None: the configured entry points, else main, else every uncalled function
     use_cache: bool = True
     id: int = 0
+    flags: CompileFlags = field(default_factory=CompileFlags)
 
 
 @dataclass
@@ -35,10 +50,14 @@ class JobOutcome:
     error: str = ""
 
 
-def worker_main(conn: Connection, memory_mb: int) -> None:
-    from cbam.engine.verify import limit_memory
+def worker_main(conn: Connection) -> None:
+    # The engine's imports (pycparser, z3, the analyses) cost about half a second: paid here,
+    # before the first job arrives, not after.
+    import cbam.engine.cache.store  # noqa: F401
+    import cbam.engine.frontend.load  # noqa: F401
+    import cbam.engine.verify  # noqa: F401
+    import z3  # noqa: F401
 
-    limit_memory(memory_mb)
     stores: dict = {}
     while True:
         try:
@@ -54,10 +73,12 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
     from cbam.engine.cache.store import CacheStore
     from cbam.engine.frontend.errors import FrontendError
     from cbam.engine.frontend.load import load_program
-    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
+    from cbam.engine.limits import limit_memory
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
     s = job.settings
+    limit_memory(s.memory_limit_mb)  # a soft limit: a later job may raise it again
     last = [0.0]
 
     def progress() -> bool:
@@ -70,27 +91,31 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
                 pass
         return False  # progress ticks ride on the cancellation poll; cancelling kills the process
 
+    phase = "preprocess"
     try:
-        pp = PreprocessOptions(include_paths=list(s.get("includePaths", [])), defines=list(s.get("defines", [])),
-                               undefines=list(s.get("undefines", [])),
-                               force_includes=list(s.get("forceIncludes", [])), std=s.get("std"),
-                               data_model=s.get("dataModel", "LP64"))
-        program = load_program(job.path, text=job.text, options=pp, entry="main")
-        entries = [job.entry] if job.entry else list(s.get("entryPoints") or []) or auto_entries(program)
+        flags = job.flags
+        pp = PreprocessOptions(include_paths=[*s.include_paths, *flags.include_paths],
+                               defines=[*s.defines, *flags.defines], undefines=list(flags.undefines),
+                               force_includes=list(flags.force_includes), std=flags.std, data_model=s.data_model)
+        # Preprocessed apart from parsing, so that a failure says which of the two it was.
+        preprocessed = preprocess(job.path, job.text, pp)
+        phase = "parse"
+        program = load_program(job.path, text=job.text, options=pp, entry="main", preprocessed=preprocessed)
+        phase = "analysis"
+        entries = [job.entry] if job.entry else list(s.entry_points) or auto_entries(program)
         store = None
-        if job.use_cache and s.get("cache", True):
-            cache_dir = s.get("cacheDir") or None
-            if cache_dir not in stores:
-                stores[cache_dir] = CacheStore(cache_dir)
-            store = stores[cache_dir]
+        if job.use_cache and s.cache:
+            if s.cache_dir not in stores:
+                stores[s.cache_dir] = CacheStore(s.cache_dir)
+            store = stores[s.cache_dir]
         results = []
         functions = None
         for entry in entries:
-            prog = program if entry == "main" else load_program(job.path, text=job.text, options=pp, entry=entry)
-            opts = VerifyOptions(config=s.get("config", "value"), timeout=float(s.get("timeout", 30)),
-                                 max_violations=int(s.get("maxViolations", 20)), cache=store, harness=False,
-                                 cancel=progress,
-                                 extra_search_after_violation=float(s.get("extraSearchSeconds", 5)))
+            prog = program if entry == "main" else load_program(job.path, text=job.text, options=pp, entry=entry,
+                                                                 preprocessed=preprocessed)
+            opts = VerifyOptions(config=s.config, predicate_theory=s.predicate_theory, timeout=float(s.timeout),
+                                 max_violations=s.max_violations, cache=store, harness=False, cancel=progress,
+                                 extra_search_after_violation=float(s.extra_search_seconds))
             result = run_deep(lambda p=prog, o=opts: verify_program(p, o))
             data = result.to_json()
             if entry != "main":
@@ -104,16 +129,17 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
                 for f, g in zip(functions, table):
                     f["reachable"] = f["reachable"] or g["reachable"]
         payload = {"result": merge_results(results, entries), "functions": functions or [],
-                   "entries": entries,
+                   "entries": entries, "cacheDir": str(store.dir) if store is not None else None,
                    "warnings": [{"message": d.message, "range": d.range.to_json() if d.range else None}
                                 for d in program.diagnostics]}
         conn.send(("done", job.id, payload))
     except FrontendError as exc:
         conn.send(("done", job.id, {"frontend_errors": [
-            {"message": d.message, "file": d.file, "line": d.line, "col": d.col} for d in exc.diagnostics]}))
+            {"message": d.message, "file": d.file, "line": d.line, "col": d.col} for d in exc.diagnostics],
+            "phase": phase}))
     except MemoryError:
         conn.send(("done", job.id, {"result": {"verdict": "UNKNOWN", "reason": "memory limit reached",
-                                               "violations": []}}))
+                                               "reason_kind": "memory", "violations": []}}))
     except Exception:  # a bug in the engine: report it, keep the worker
         conn.send(("error", job.id, traceback.format_exc(limit=8)))
 
@@ -138,6 +164,8 @@ def merge_results(results: list[dict[str, Any]], entries: list[str]) -> dict[str
     merged["violations"] = [v for r in results for v in r["violations"]]
     merged["warnings"] = [w for r in results for w in r.get("warnings", [])]
     merged["source"] = "cache" if all(r.get("source") == "cache" for r in results) else "fresh"
+    merged["search_cut_short"] = any(r.get("search_cut_short") for r in results)
+    merged["reason_kind"] = next((r["reason_kind"] for r in results if r.get("reason_kind")), "")
     for key in ("unsupported", "reason_range"):
         merged[key] = next((r[key] for r in results if r.get(key)), None)
     return merged
@@ -167,8 +195,7 @@ def _function_table(program, store, result) -> list[dict[str, Any]]:
 class Worker:
     """One analysis process; ``run`` blocks (call it from a thread, not the event loop)."""
 
-    def __init__(self, memory_mb: int = 4096):
-        self.memory_mb = memory_mb
+    def __init__(self) -> None:
         self.proc: multiprocessing.Process | None = None
         self.conn: Connection | None = None
         self.lock = threading.Lock()
@@ -177,12 +204,18 @@ class Worker:
         # last id, because the next job may start before the killed one notices its end.
         self._killed: set[int] = set()
 
+    def start(self) -> Worker:
+        """Start the process now (it imports the engine while nothing waits for it)."""
+        with self.lock:
+            self._ensure()
+        return self
+
     def _ensure(self) -> None:
         if self.proc is not None and self.proc.is_alive():
             return
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
-        self.proc = ctx.Process(target=worker_main, args=(child, self.memory_mb), daemon=True, name="cbam-worker")
+        self.proc = ctx.Process(target=worker_main, args=(child,), daemon=True, name="cbam-worker")
         self.proc.start()
         child.close()
         self.conn = parent

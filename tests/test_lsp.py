@@ -60,11 +60,16 @@ def make_client_factory():
         ls.diagnostics[params.uri] = params.diagnostics
         ls.published.append(params)  # every publication, with its version, in order
 
+    def on_status(ls, params):
+        ls.statuses.append((params.uri, params.state))
+
     def factory():
         client = LanguageClient(converter_factory=default_converter)
         client.published = []  # type: ignore[attr-defined]
+        client.statuses = []  # type: ignore[attr-defined]
         features = dict(DEFAULT_CLIENT_FEATURES)
         features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_diags
+        features["cbam/status"] = on_status
         features[lsp.WORKSPACE_CODE_LENS_REFRESH] = lambda ls, params: None
         register_lsp_features(client, features)
         return client
@@ -77,8 +82,11 @@ def config(**kw) -> ClientServerConfig:
                               client_factory=make_client_factory(), **kw)
 
 
-async def start(client: LanguageClient, tmp_path: Path, spec: str = "visual-studio-code", settings=None):
+async def start(client: LanguageClient, tmp_path: Path, spec: str = "visual-studio-code", settings=None,
+                status: bool = False):
     caps = client_capabilities(spec)
+    if status:
+        caps.experimental = {"cbamStatus": True}
     client.set_configuration({"cache": True, "cacheDir": str(tmp_path / "cache"), "timeout": 30,
                               **(settings or {})}, section="cbam")
     await client.initialize_session(lsp.InitializeParams(
@@ -230,12 +238,90 @@ async def test_frontend_errors_and_non_c_files(client: LanguageClient, tmp_path)
     pub = await wait_diags(client, uri)
     assert pub.diagnostics[0].severity == lsp.DiagnosticSeverity.Error
     assert pub.diagnostics[0].range.start.line == 1
+    assert pub.diagnostics[0].code == "syntax-error"
+    uri = open_doc(client, tmp_path / "inc.c", "#include <nowhere.h>\nint main(void) { return 0; }\n")
+    pub = await wait_diags(client, uri)
+    [d] = pub.diagnostics
+    assert d.code == "preprocessor-error" and "nowhere.h not found" in d.message
     txt = tmp_path / "notes.txt"
     txt.write_text("hello")
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(
         lsp.TextDocumentItem(uri=txt.as_uri(), language_id="plaintext", version=1, text="hello")))
     pub = await wait_diags(client, txt.as_uri())
     assert "not one" in pub.diagnostics[0].message
+    assert pub.diagnostics[0].code == "not-verified"
+
+
+async def test_a_syntax_error_says_assert_and_is_one_diagnostic(client: LanguageClient, tmp_path):
+    await start(client, tmp_path)
+    src = "#include <assert.h>\nint main(void) {\n  int x = 1\n  assert(x == 1);\n  return 0;\n}\n"
+    uri = open_doc(client, tmp_path / "s.c", src)
+    [d] = (await wait_diags(client, uri)).diagnostics
+    assert d.code == "syntax-error" and d.severity == lsp.DiagnosticSeverity.Error
+    assert "assert" in d.message and "__cbam" not in d.message
+    # The range covers the word gcc points at.
+    assert (d.range.start.line, d.range.start.character, d.range.end.character) == (3, 2, 8)
+
+
+async def test_status_says_whether_results_are_current(client: LanguageClient, tmp_path):
+    await start(client, tmp_path, status=True)
+    path = tmp_path / "b.c"
+    uri = open_doc(client, path, BUGGY)
+    pub = await wait_diags(client, uri)
+    assert [d.code for d in pub.diagnostics] == ["violation"]
+    await asyncio.sleep(0.2)
+    assert client.statuses == [(uri, "verifying"), (uri, "done")]
+    # An edit without a save: the results are for the old text, and the lenses say so.
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text=SAFE)]))
+    await asyncio.sleep(0.3)
+    assert client.statuses[-1] == (uri, "outdated")
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    claims = [lens.command.title for lens in lenses if "✓" in lens.command.title or "✗" in lens.command.title]
+    assert len(claims) == 2 and all("before your last edits" in t for t in claims), claims
+    path.write_text(SAFE)
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    pub = await wait_diags(client, uri, after=1)
+    assert pub.version == 2 and not pub.diagnostics
+    await asyncio.sleep(0.2)
+    assert client.statuses[-2:] == [(uri, "verifying"), (uri, "done")]
+
+
+async def test_invalid_settings_are_reported_and_saving_still_verifies(client: LanguageClient, tmp_path):
+    """The VS Code extension once sent trigger "open/save", which the server kept, and then
+    verified nothing on save: the editor showed the old result as current."""
+    await start(client, tmp_path, settings={"trigger": "open/save", "timeout": "soon"})
+    path = tmp_path / "b.c"
+    uri = open_doc(client, path, SAFE)
+    assert not (await wait_diags(client, uri)).diagnostics
+    messages = [m.message for m in client.log_messages]
+    assert any("cbam.trigger" in m and "open/save" in m for m in messages), messages
+    assert any("cbam.timeout" in m for m in messages), messages
+    # A settings change (still with the bad value), then the bug saved: it is verified and shown.
+    client.set_configuration({"cacheDir": str(tmp_path / "cache"), "trigger": "open/save", "timeout": 31},
+                             section="cbam")
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    await wait_diags(client, uri, after=1)
+    path.write_text(BUGGY)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text=BUGGY)]))
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    pub = await wait_diags(client, uri, after=2)
+    assert pub.version == 2 and [d.code for d in pub.diagnostics] == ["violation"]
+
+
+async def test_hover_reads_the_cache_the_worker_wrote(client: LanguageClient, tmp_path, monkeypatch):
+    """An empty cacheDir is the user's cache for hover as for the workers (it once opened a
+    cache in the server's working directory, and found nothing there)."""
+    await start(client, tmp_path, settings={"cacheDir": ""})
+    uri = open_doc(client, tmp_path / "s.c", SAFE)
+    assert not (await wait_diags(client, uri)).diagnostics
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                   lsp.Position(0, 5)))
+    assert "`\\result == 42`" in hover.contents.value, hover.contents.value
+    assert not list(tmp_path.glob("summaries.sqlite*")) and not list(Path.cwd().glob("summaries.sqlite*"))
 
 
 def _children(pid: int) -> list[int]:

@@ -7,6 +7,7 @@ import threading
 import time
 from pathlib import Path
 
+from cbam.server.settings import validate
 from cbam.server.worker import Job, Worker
 
 from tests.programs import SLOW
@@ -16,7 +17,7 @@ SAFE = "int main(void) { int x = 1; if (x != 1) { extern void reach_error(void);
 
 def _job(path: Path, text: str, jid: int) -> Job:
     return Job(uri=path.as_uri(), path=str(path), text=text, version=jid, use_cache=False, id=jid,
-               settings={"timeout": 120, "config": "value"})
+               settings=validate({"timeout": 120, "config": "value"})[0])
 
 
 class _SlowToNotice(Worker):
