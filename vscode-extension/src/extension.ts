@@ -1,50 +1,61 @@
-// The cbam VS Code client: starts `cbam lsp`, shows status, and steps through error paths.
+// The cbam VS Code client: starts the bundled `cbam lsp`, shows each file's status, and steps
+// through error paths.
+//
+// The server's commands (cbam.verifyFile, cbam.verifyFunction, cbam.reverifyFromScratch,
+// cbam.clearCache) are registered by vscode-languageclient from the server's
+// executeCommandProvider; this extension registers only its own, so no id is registered
+// twice. Invoked from the palette, a server command gets the active document (and the
+// function at the cursor) through the executeCommand middleware. Settings are sent to the
+// server as they are; the server validates them (server/settings.py) and reports problems
+// in this output channel.
 
 import { execFile } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
 import * as vscode from "vscode";
 import {
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   State,
+  StaticFeature,
 } from "vscode-languageclient/node";
 
-import { ErrorPathStepper, stepsFromRelated } from "./errorPath";
-import { installAdvice, resolveInterpreter } from "./interpreter";
-import { toServerSettings } from "./settings";
+import { DocState } from "./codes";
+import { diagnosticKey, ErrorPathStepper, stepsFromRelated } from "./errorPath";
+import {
+  bundledPythonPath, candidates, choosePython, noPythonAdvice, parseProbe, Probe, PROBE_SCRIPT,
+} from "./interpreter";
 import { render, Status, statusFromDiagnostics } from "./status";
+
+const SERVER_COMMANDS = new Set(["cbam.verifyFile", "cbam.verifyFunction", "cbam.reverifyFromScratch", "cbam.clearCache"]);
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
 let statusItem: vscode.StatusBarItem;
+let serverProblem: string | undefined;
+let starting = false;
+const docStates = new Map<string, DocState>();
 let stepper: ErrorPathStepper | undefined;
-const verifying = new Set<string>();
-const stepDecoration = vscode.window.createTextEditorDecorationType({
-  after: { color: new vscode.ThemeColor("editorCodeLens.foreground"), margin: "0 0 0 1em" },
-});
-const currentDecoration = vscode.window.createTextEditorDecorationType({
-  backgroundColor: new vscode.ThemeColor("editor.rangeHighlightBackground"),
-  after: { color: new vscode.ThemeColor("editorError.foreground"), margin: "0 0 0 1em" },
-});
+let stepperUri = ""; // the document whose diagnostic the stepper belongs to
+let stepDecoration: vscode.TextEditorDecorationType;
+let currentDecoration: vscode.TextEditorDecorationType;
 
-function readSettings() {
-  const cfg = vscode.workspace.getConfiguration("cbam");
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  return toServerSettings(
-    {
-      trigger: cfg.get("trigger"),
-      debounceMs: cfg.get("debounceMs"),
-      timeout: cfg.get("timeout"),
-      config: cfg.get("config"),
-      dataModel: cfg.get("dataModel"),
-      entryPoints: cfg.get("entryPoints"),
-      cacheDir: cfg.get("cacheDir"),
-      includePaths: cfg.get("includePaths"),
-      defines: cfg.get("defines"),
-      maxViolations: cfg.get("maxViolations"),
-    },
-    folder,
-  );
+// The server tells whether a document is being verified and whether its results are for its
+// current text (cbam/status); it sends that only to clients that ask for it.
+const statusCapability: StaticFeature = {
+  fillClientCapabilities(caps) {
+    caps.experimental = { ...(caps.experimental ?? {}), cbamStatus: true };
+  },
+  initialize() {},
+  getState() {
+    return { kind: "static" };
+  },
+  clear() {},
+};
+
+function rawSettings(): unknown {
+  return JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("cbam")));
 }
 
 async function pythonFromExtension(): Promise<string | undefined> {
@@ -52,22 +63,25 @@ async function pythonFromExtension(): Promise<string | undefined> {
   if (!ext) {
     return undefined;
   }
-  const api: any = ext.isActive ? ext.exports : await ext.activate();
-  const env = api?.environments?.getActiveEnvironmentPath?.();
-  if (env?.path) {
+  const lookup = (async () => {
+    const api: any = ext.isActive ? ext.exports : await ext.activate();
+    const env = api?.environments?.getActiveEnvironmentPath?.();
+    if (!env?.path) {
+      return undefined;
+    }
     const resolved = await api.environments.resolveEnvironment?.(env);
-    return resolved?.executable?.uri?.fsPath ?? env.path;
-  }
-  return undefined;
+    return (resolved?.executable?.uri?.fsPath ?? env.path) as string;
+  })();
+  // The Python extension may take long to activate; cbam does not wait for it forever.
+  const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000));
+  return Promise.race([lookup, timeout]);
 }
 
-function canImportCbam(python: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(python, ["-c", "import cbam, sys; print(cbam.__version__)"], { timeout: 20000 }, (err, stdout) => {
-      resolve(err ? undefined : stdout.trim());
-    });
+const probePython: Probe = (command) =>
+  new Promise((resolve) => {
+    execFile(command, ["-c", PROBE_SCRIPT], { timeout: 20000 },
+      (err, stdout) => resolve(err ? { error: err.message.split("\n")[0] } : parseProbe(stdout)));
   });
-}
 
 function setStatus(s: Status): void {
   const v = render(s);
@@ -77,106 +91,69 @@ function setStatus(s: Status): void {
 }
 
 function refreshStatus(): void {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.languageId !== "c") {
+  if (serverProblem !== undefined) {
+    setStatus({ kind: "error", message: serverProblem });
     return;
   }
-  const uri = editor.document.uri.toString();
-  const diags = vscode.languages.getDiagnostics(editor.document.uri).map((d) => ({
-    source: d.source,
-    severity: d.severity as number,
-    message: d.message,
-    code: d.code as any,
-  }));
-  setStatus(statusFromDiagnostics(diags, verifying.has(uri)));
+  if (starting) {
+    setStatus({ kind: "starting" });
+    return;
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== "c") {
+    statusItem.hide();
+    return;
+  }
+  const uri = editor.document.uri;
+  setStatus(statusFromDiagnostics(vscode.languages.getDiagnostics(uri), docStates.get(uri.toString())));
 }
 
-async function startClient(context: vscode.ExtensionContext): Promise<void> {
-  const resolved = await resolveInterpreter({
-    setting: () => vscode.workspace.getConfiguration("cbam").get<string>("interpreter"),
+function failed(message: string): void {
+  serverProblem = message;
+  output.error(message);
+  refreshStatus();
+  void vscode.window.showErrorMessage(message.split("\n")[0], "Show Output", "Open Settings").then((choice) => {
+    if (choice === "Show Output") {
+      output.show();
+    } else if (choice === "Open Settings") {
+      void vscode.commands.executeCommand("workbench.action.openSettings", "cbam");
+    }
+  });
+}
+
+async function serverOptions(context: vscode.ExtensionContext): Promise<ServerOptions | undefined> {
+  const cfg = vscode.workspace.getConfiguration("cbam");
+  const own = (cfg.get<string[]>("serverCommand") ?? []).filter((a) => typeof a === "string" && a !== "");
+  if (own.length > 0) {
+    output.info(`starting your cbam server: ${own.join(" ")} (cbam.serverCommand)`);
+    return { command: own[0], args: own.slice(1) };
+  }
+  const libs = context.asAbsolutePath(path.join("bundled", "libs"));
+  if (!fs.existsSync(path.join(libs, "cbam"))) {
+    failed(`this build of the cbam extension carries no cbam (${libs} is missing): install a packaged .vsix, ` +
+      `or set "cbam.serverCommand" to a cbam you installed, for example ["/path/to/.venv/bin/cbam", "lsp"].`);
+    return undefined;
+  }
+  const cands = await candidates({
+    setting: () => cfg.get<string>("interpreter"),
     pythonExtension: pythonFromExtension,
     fallback: "python3",
   });
-  output.appendLine(`cbam: using ${resolved.command} (${resolved.source})`);
-  const version = await canImportCbam(resolved.command);
-  if (!version) {
-    const advice = installAdvice(resolved.command);
-    output.appendLine(advice);
-    setStatus({ kind: "error", message: advice });
-    const choice = await vscode.window.showErrorMessage(
-      `cbam is not installed for ${resolved.command}.`, "Install with pip", "Show instructions");
-    if (choice === "Install with pip") {
-      const term = vscode.window.createTerminal("cbam install");
-      term.show();
-      term.sendText(`${resolved.command} -m pip install cbam`);
-    } else if (choice === "Show instructions") {
-      output.show();
-    }
-    return;
+  const choice = await choosePython(cands, probePython);
+  for (const r of choice.rejected) {
+    output.warn(`not using ${r}`);
   }
-  const serverOptions: ServerOptions = { command: resolved.command, args: ["-m", "cbam", "lsp"] };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ scheme: "file", language: "c" }],
-    outputChannel: output,
-    initializationOptions: { cbam: readSettings() },
-    synchronize: { configurationSection: "cbam" },
-    middleware: {
-      workspace: {
-        configuration: async (params, token, next) => {
-          const result = await next(params, token);
-          return (params.items ?? []).map((item, i) =>
-            item.section === "cbam" ? readSettings() : Array.isArray(result) ? result[i] : null);
-        },
-      },
-      handleDiagnostics: (uri, diagnostics, next) => {
-        verifying.delete(uri.toString());
-        next(uri, diagnostics);
-        refreshStatus();
-      },
-    },
-  };
-  client = new LanguageClient("cbam", "cbam", serverOptions, clientOptions);
-  client.onDidChangeState((e) => {
-    if (e.newState === State.Stopped) {
-      setStatus({ kind: "error", message: "the cbam server stopped; run 'cbam: Restart Server'" });
-    }
-  });
-  await client.start();
-  output.appendLine(`cbam ${version} language server started`);
-  setStatus({ kind: "idle" });
-}
-
-// The server verifies on open and save; the status shows it until the diagnostics arrive.
-function markVerifying(d: vscode.TextDocument): void {
-  const trigger = vscode.workspace.getConfiguration("cbam").get<string>("trigger");
-  if (d.languageId === "c" && trigger !== "manual") {
-    verifying.add(d.uri.toString());
-    refreshStatus();
+  if (!choice.ok) {
+    failed(noPythonAdvice(choice.rejected));
+    return undefined;
   }
-}
-
-function activeUri(): string | undefined {
-  return vscode.window.activeTextEditor?.document.uri.toString();
-}
-
-async function runServerCommand(command: string, args: unknown[]): Promise<void> {
-  if (!client) {
-    vscode.window.showWarningMessage("cbam's language server is not running.");
-    return;
-  }
-  const uri = args[0] as string | undefined;
-  if (uri) {
-    verifying.add(uri);
-    refreshStatus();
-  }
-  try {
-    await client.sendRequest("workspace/executeCommand", { command, arguments: args });
-  } finally {
-    if (uri) {
-      verifying.delete(uri);
-      refreshStatus();
-    }
-  }
+  output.info(`starting the bundled cbam with ${choice.executable} (Python ${choice.version}, ` +
+    `${choice.python.command} from ${choice.python.source})`);
+  const env = { ...process.env, PYTHONPATH: bundledPythonPath(libs, process.env.PYTHONPATH, path.delimiter) };
+  // -S: none of the interpreter's own site-packages (nor .pth hooks such as an editable
+  // install's), so the bundled libraries are the ones imported; -P: the server's working
+  // directory (the workspace folder) is not on sys.path either, so nothing there can shadow them.
+  return { command: choice.executable, args: ["-S", "-P", "-m", "cbam", "lsp"], options: { env } };
 }
 
 function functionAtCursor(): string | undefined {
@@ -186,6 +163,123 @@ function functionAtCursor(): string | undefined {
   }
   const range = editor.document.getWordRangeAtPosition(editor.selection.active);
   return range ? editor.document.getText(range) : undefined;
+}
+
+// A server command from the palette has no arguments: it applies to the active C file.
+function commandArguments(command: string, args: unknown[]): unknown[] | undefined {
+  if (args.length > 0 || command === "cbam.clearCache") {
+    return args;
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== "c") {
+    void vscode.window.showWarningMessage("cbam: open a C file first.");
+    return undefined;
+  }
+  const uri = editor.document.uri.toString();
+  return command === "cbam.verifyFunction" ? [uri, functionAtCursor() ?? "main"] : [uri];
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  serverProblem = undefined;
+  starting = true;
+  refreshStatus();
+  try {
+    const options = await serverOptions(context);
+    if (options === undefined) {
+      return;
+    }
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: "file", language: "c" }],
+      outputChannel: output,
+      initializationOptions: { cbam: rawSettings() },
+      synchronize: { configurationSection: "cbam" },
+      middleware: {
+        executeCommand: async (command, args, next) => {
+          const full = commandArguments(command, args);
+          return full === undefined ? undefined : next(command, full);
+        },
+        handleDiagnostics: (uri, diagnostics, next) => {
+          next(uri, diagnostics);
+          refreshStatus();
+        },
+      },
+    };
+    const c = new LanguageClient("cbam", "cbam", options, clientOptions);
+    c.registerFeature(statusCapability);
+    c.onNotification("cbam/status", (p: { uri: string; state: DocState }) => {
+      docStates.set(p.uri, p.state);
+      refreshStatus();
+    });
+    c.onDidChangeState((e) => {
+      void vscode.commands.executeCommand("setContext", "cbam.serverRunning", e.newState === State.Running);
+      if (e.newState === State.Stopped && client === c) {
+        serverProblem = "the cbam server stopped; run 'cbam: Restart Server' (details in the cbam output)";
+        refreshStatus();
+      }
+    });
+    client = c;
+    const t0 = Date.now();
+    try {
+      await c.start();
+    } catch (e) {
+      failed(`the cbam server did not start: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    output.info(`cbam language server started in ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+  } finally {
+    starting = false;
+    refreshStatus();
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  docStates.clear();
+  if (c) {
+    try {
+      await c.stop();
+    } catch (e) {
+      output.warn(`stopping the cbam server: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+// ---- the error-path stepper ------------------------------------------------------------
+// Its decorations and its F8 / Shift+F8 / Escape bindings (context cbam.steppingErrorPath)
+// exist exactly as long as the diagnostic it steps through is published.
+
+function drawSteps(): void {
+  for (const editor of vscode.window.visibleTextEditors) {
+    const decos = stepper ? stepper.decorations(editor.document.uri.toString()) : [];
+    const lineCount = editor.document.lineCount;
+    const toOptions = (current: boolean) => decos
+      .filter((d) => d.current === current && d.line < lineCount)
+      .map((d) => ({ range: editor.document.lineAt(d.line).range, renderOptions: { after: { contentText: d.text } } }));
+    editor.setDecorations(stepDecoration, toOptions(false));
+    editor.setDecorations(currentDecoration, toOptions(true));
+  }
+}
+
+function stopStepping(): void {
+  if (stepper === undefined) {
+    return;
+  }
+  stepper = undefined;
+  drawSteps();
+  void vscode.commands.executeCommand("setContext", "cbam.steppingErrorPath", false);
+}
+
+function stepperStillValid(): void {
+  if (stepper === undefined) {
+    return;
+  }
+  const key = stepper.key;
+  const present = vscode.languages.getDiagnostics(vscode.Uri.parse(stepperUri))
+    .some((d) => d.source === "cbam" && diagnosticKey(d) === key);
+  if (!present) {
+    stopStepping();
+  }
 }
 
 async function showStep(): Promise<void> {
@@ -198,13 +292,7 @@ async function showStep(): Promise<void> {
   const range = new vscode.Range(step.line, step.character, step.endLine, step.endCharacter);
   editor.selection = new vscode.Selection(range.start, range.start);
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-  const decos = stepper.decorations(step.uri);
-  editor.setDecorations(stepDecoration, decos.filter((d) => !d.current).map((d) => ({
-    range: doc.lineAt(d.line).range, renderOptions: { after: { contentText: d.text } },
-  })));
-  editor.setDecorations(currentDecoration, decos.filter((d) => d.current).map((d) => ({
-    range: doc.lineAt(d.line).range, renderOptions: { after: { contentText: d.text } },
-  })));
+  drawSteps();
   vscode.window.setStatusBarMessage(`cbam: ${stepper.label()}`, 5000);
 }
 
@@ -214,56 +302,66 @@ function startStepping(): void {
     return;
   }
   const diags = vscode.languages.getDiagnostics(editor.document.uri)
-    .filter((d) => d.source === "cbam" && d.severity === vscode.DiagnosticSeverity.Error && d.relatedInformation?.length);
+    .filter((d) => d.source === "cbam" && d.relatedInformation?.length);
   if (diags.length === 0) {
     vscode.window.showInformationMessage("cbam: no violation with an error path in this file.");
     return;
   }
   const pos = editor.selection.active;
   const chosen = diags.find((d) => d.range.contains(pos)) ?? diags[0];
-  stepper = new ErrorPathStepper(stepsFromRelated(chosen.relatedInformation as any), chosen.message);
-  vscode.commands.executeCommand("setContext", "cbam.steppingErrorPath", true);
+  stepper = new ErrorPathStepper(stepsFromRelated(chosen.relatedInformation), chosen.message, diagnosticKey(chosen));
+  stepperUri = editor.document.uri.toString();
+  void vscode.commands.executeCommand("setContext", "cbam.steppingErrorPath", true);
   void showStep();
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("cbam", { log: true });
-  statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  output.info(`activating cbam ${context.extension.packageJSON.version}`);
+  statusItem = vscode.window.createStatusBarItem("cbam.status", vscode.StatusBarAlignment.Left, 50);
+  statusItem.name = "cbam";
   statusItem.command = "cbam.showOutput";
-  context.subscriptions.push(output, statusItem);
-  const reg = (name: string, fn: (...args: any[]) => unknown) =>
-    context.subscriptions.push(vscode.commands.registerCommand(name, fn));
-  reg("cbam.verifyFile", () => runServerCommand("cbam.verifyFile", [activeUri()]));
-  reg("cbam.verifyFunction", (uri?: string, name?: string) =>
-    runServerCommand("cbam.verifyFunction", [uri ?? activeUri(), name ?? functionAtCursor() ?? "main"]));
-  reg("cbam.reverifyFromScratch", () => runServerCommand("cbam.reverifyFromScratch", [activeUri()]));
-  reg("cbam.clearCache", () => runServerCommand("cbam.clearCache", []));
-  reg("cbam.restartServer", async () => {
-    if (client) {
-      await client.stop();
-      client = undefined;
+  stepDecoration = vscode.window.createTextEditorDecorationType({
+    after: { color: new vscode.ThemeColor("editorCodeLens.foreground"), margin: "0 0 0 1em" },
+  });
+  currentDecoration = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor("editor.rangeHighlightBackground"),
+    after: { color: new vscode.ThemeColor("editorError.foreground"), margin: "0 0 0 1em" },
+  });
+  context.subscriptions.push(output, statusItem, stepDecoration, currentDecoration);
+  const reg = (name: string, fn: (...args: any[]) => unknown) => {
+    if (SERVER_COMMANDS.has(name)) {
+      throw new Error(`${name} belongs to the server`);
     }
+    context.subscriptions.push(vscode.commands.registerCommand(name, fn));
+  };
+  reg("cbam.restartServer", async () => {
+    stopStepping();
+    await stopClient();
     await startClient(context);
   });
   reg("cbam.showOutput", () => output.show());
   reg("cbam.showErrorPath", startStepping);
   reg("cbam.nextStep", () => { stepper?.next(); void showStep(); });
   reg("cbam.previousStep", () => { stepper?.previous(); void showStep(); });
+  reg("cbam.stopErrorPath", stopStepping);
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor(refreshStatus),
-    vscode.workspace.onDidOpenTextDocument(markVerifying),
-    vscode.workspace.onDidSaveTextDocument(markVerifying),
+    vscode.window.onDidChangeVisibleTextEditors(drawSteps),
+    vscode.languages.onDidChangeDiagnostics(() => {
+      stepperStillValid();
+      refreshStatus();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("cbam.interpreter")) {
+      if (e.affectsConfiguration("cbam.interpreter") || e.affectsConfiguration("cbam.serverCommand")) {
         void vscode.commands.executeCommand("cbam.restartServer");
       }
     }),
   );
+  void vscode.commands.executeCommand("setContext", "cbam.serverRunning", false);
   await startClient(context);
 }
 
 export async function deactivate(): Promise<void> {
-  if (client) {
-    await client.stop();
-  }
+  await stopClient();
 }

@@ -1,5 +1,15 @@
-// Which Python runs `cbam lsp`: the cbam.interpreter setting, then the Python extension's
-// active environment, then python3. Kept free of the vscode module so it is unit-tested.
+// How the server is started. The extension carries cbam and its Python libraries in
+// bundled/libs; it needs a Python >= 3.11 to run them: the cbam.interpreter setting if set
+// (an explicit choice is never second-guessed), else the Python extension's active
+// environment, else python3. cbam.serverCommand replaces all of this with a cbam the user
+// installed. Kept free of the vscode module, so it is unit-tested.
+
+export const MIN_PYTHON: [number, number] = [3, 11];
+
+export interface Candidate {
+  command: string;
+  source: "setting" | "python-extension" | "default";
+}
 
 export interface InterpreterSources {
   setting(): string | undefined;
@@ -7,33 +17,80 @@ export interface InterpreterSources {
   fallback: string;
 }
 
-export interface Resolved {
-  command: string;
-  source: "setting" | "python-extension" | "default";
-}
-
-export async function resolveInterpreter(src: InterpreterSources): Promise<Resolved> {
+// The interpreters to try, in order. An explicit setting is the only one tried.
+export async function candidates(src: InterpreterSources): Promise<Candidate[]> {
   const configured = (src.setting() ?? "").trim();
   if (configured !== "") {
-    return { command: configured, source: "setting" };
+    return [{ command: configured, source: "setting" }];
   }
+  const out: Candidate[] = [];
   try {
-    const fromExt = await src.pythonExtension();
-    if (fromExt && fromExt.trim() !== "") {
-      return { command: fromExt, source: "python-extension" };
+    const fromExt = (await src.pythonExtension())?.trim();
+    if (fromExt) {
+      out.push({ command: fromExt, source: "python-extension" });
     }
   } catch {
-    // The Python extension is optional; when it fails we fall back.
+    // The Python extension is optional; when it fails, python3 is next.
   }
-  return { command: src.fallback, source: "default" };
+  out.push({ command: src.fallback, source: "default" });
+  return out;
 }
 
-export function installAdvice(python: string): string {
+// "3.12" -> [3, 12]; anything else -> undefined.
+export function parseVersion(text: string): [number, number] | undefined {
+  const m = /^(\d+)\.(\d+)\s*$/.exec(text.trim());
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+export function recentEnough(v: [number, number]): boolean {
+  return v[0] > MIN_PYTHON[0] || (v[0] === MIN_PYTHON[0] && v[1] >= MIN_PYTHON[1]);
+}
+
+// What running a candidate printed: its version, and the interpreter's real path (a shim such as
+// pyenv's costs a few hundred milliseconds per start; the server is started without it).
+export type Probe = (command: string) => Promise<{ version?: string; executable?: string; error?: string }>;
+
+// The probe's program: prints "3.12 /usr/bin/python3.12".
+export const PROBE_SCRIPT = "import sys; print('%d.%d' % sys.version_info[:2], sys.executable)";
+
+export function parseProbe(stdout: string): { version?: string; executable?: string } {
+  const text = stdout.trim();
+  const space = text.indexOf(" ");
+  return space < 0 ? { version: text } : { version: text.slice(0, space), executable: text.slice(space + 1) };
+}
+
+export type PythonChoice =
+  | { ok: true; python: Candidate; executable: string; version: string; rejected: string[] }
+  | { ok: false; rejected: string[] };
+
+// The first candidate that runs and is recent enough; why each earlier one was passed over.
+export async function choosePython(cands: Candidate[], probe: Probe): Promise<PythonChoice> {
+  const rejected: string[] = [];
+  for (const c of cands) {
+    const r = await probe(c.command);
+    const v = r.version === undefined ? undefined : parseVersion(r.version);
+    if (v === undefined) {
+      rejected.push(`${c.command} (${c.source}): ${r.error ?? `unexpected version output ${JSON.stringify(r.version)}`}`);
+    } else if (!recentEnough(v)) {
+      rejected.push(`${c.command} (${c.source}): Python ${v.join(".")} is older than ${MIN_PYTHON.join(".")}`);
+    } else {
+      return { ok: true, python: c, executable: r.executable || c.command, version: v.join("."), rejected };
+    }
+  }
+  return { ok: false, rejected };
+}
+
+export function noPythonAdvice(rejected: string[]): string {
   return [
-    `cbam is not installed for ${python}.`,
-    `Install it with:  ${python} -m pip install cbam`,
-    `or, from a checkout of cbam:  ${python} -m pip install -e /path/to/cbam`,
-    `or point the setting "cbam.interpreter" at a virtual environment's python that has cbam,`,
-    `for example /path/to/project/.venv/bin/python.`,
+    `cbam needs Python ${MIN_PYTHON.join(".")} or newer to run its bundled language server. Tried:`,
+    ...rejected.map((r) => `  - ${r}`),
+    `Install Python ${MIN_PYTHON.join(".")}+ (for example from python.org or your system's packages), or point`,
+    `the setting "cbam.interpreter" at one, for example /usr/bin/python3.12.`,
   ].join("\n");
+}
+
+// PYTHONPATH for the bundled libraries: first, so that they win over whatever else the
+// interpreter has installed, and the user's own entries after them.
+export function bundledPythonPath(libs: string, existing: string | undefined, delimiter: string): string {
+  return existing ? `${libs}${delimiter}${existing}` : libs;
 }

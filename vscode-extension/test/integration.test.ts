@@ -1,6 +1,7 @@
 // Starts the real cbam server from Node through vscode-jsonrpc and
 // vscode-languageserver-protocol (what vscode-languageclient uses underneath), opens a C
 // file with a known violation, and feeds the diagnostics through the extension's own logic.
+// (tests/test_vscode.py runs the packaged extension inside VS Code itself.)
 import * as assert from "assert";
 import { spawn, spawnSync, ChildProcess } from "child_process";
 import * as fs from "fs";
@@ -19,8 +20,8 @@ import {
   ConfigurationRequest,
 } from "vscode-languageserver-protocol";
 
+import { Code, DocState } from "../src/codes";
 import { ErrorPathStepper, stepsFromRelated } from "../src/errorPath";
-import { toServerSettings } from "../src/settings";
 import { statusFromDiagnostics } from "../src/status";
 
 const PYTHON = process.env.CBAM_PYTHON || "python3";
@@ -53,6 +54,7 @@ describe("the real cbam server", function () {
   let proc: ChildProcess;
   let conn: MessageConnection;
   let dir: string;
+  const states: DocState[] = [];
 
   before(function () {
     if (!cbamAvailable()) {
@@ -61,8 +63,10 @@ describe("the real cbam server", function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "cbam-ext-"));
     proc = spawn(PYTHON, ["-m", "cbam", "lsp"], { stdio: ["pipe", "pipe", "inherit"] });
     conn = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    // What VS Code sends: the raw section, which the server validates.
     conn.onRequest(ConfigurationRequest.type, (params) =>
-      params.items.map(() => ({ ...toServerSettings({}), cacheDir: path.join(dir, "cache") })));
+      params.items.map(() => ({ trigger: "save", interpreter: "", cacheDir: path.join(dir, "cache") })));
+    conn.onNotification("cbam/status", (p: { uri: string; state: DocState }) => { states.push(p.state); });
     conn.listen();
   });
 
@@ -91,6 +95,7 @@ describe("the real cbam server", function () {
       rootUri: pathToFileURL(dir).toString(),
       capabilities: {
         workspace: { configuration: true },
+        experimental: { cbamStatus: true },
         textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true } },
       },
     });
@@ -103,13 +108,13 @@ describe("the real cbam server", function () {
     assert.strictEqual(p.diagnostics.length, 1);
     const d = p.diagnostics[0];
     assert.strictEqual(d.source, "cbam");
+    assert.strictEqual(d.code, Code.violation);
     assert.strictEqual(d.range.start.line, 10);
     assert.match(text(d.message), /__VERIFIER_nondet_uint\(\) =/);
     // The status bar logic (vscode numbers severities from 0; LSP from 1).
     const status = statusFromDiagnostics(
-      p.diagnostics.map((x) => ({ source: x.source, severity: (x.severity ?? 1) - 1, message: text(x.message), code: x.code })),
-      false);
-    assert.deepStrictEqual(status, { kind: "violations", count: 1 });
+      p.diagnostics.map((x) => ({ source: x.source, message: text(x.message), code: x.code })), "done");
+    assert.deepStrictEqual(status, { kind: "violations", count: 1, outdated: false });
     // Show Error Path steps through the related information.
     const stepper = new ErrorPathStepper(stepsFromRelated(d.relatedInformation), text(d.message));
     const messages = stepper.steps.map((s) => s.message);
@@ -119,5 +124,10 @@ describe("the real cbam server", function () {
       stepper.next();
     }
     assert.ok(stepper.decorations(uri).length >= 3);
+    // The server said it was verifying, then that the published result is current.
+    for (let i = 0; i < 50 && states[states.length - 1] !== "done"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepStrictEqual(states, ["verifying", "done"]);
   });
 });

@@ -1,89 +1,98 @@
 import * as assert from "assert";
 
-import { ErrorPathStepper, stepsFromRelated } from "../src/errorPath";
-import { installAdvice, resolveInterpreter } from "../src/interpreter";
-import { toServerSettings } from "../src/settings";
+import { Code } from "../src/codes";
+import { diagnosticKey, ErrorPathStepper, stepsFromRelated } from "../src/errorPath";
+import { bundledPythonPath, candidates, choosePython, noPythonAdvice, parseVersion, Probe } from "../src/interpreter";
 import { render, statusFromDiagnostics } from "../src/status";
 
 describe("interpreter resolution", () => {
-  it("prefers the cbam.interpreter setting", async () => {
-    const r = await resolveInterpreter({
-      setting: () => "/venv/bin/python",
-      pythonExtension: async () => "/other/python",
-      fallback: "python3",
-    });
-    assert.deepStrictEqual(r, { command: "/venv/bin/python", source: "setting" });
+  const none = async () => undefined;
+  it("uses the cbam.interpreter setting alone when it is set", async () => {
+    const c = await candidates({ setting: () => "/venv/bin/python", pythonExtension: async () => "/other/python", fallback: "python3" });
+    assert.deepStrictEqual(c, [{ command: "/venv/bin/python", source: "setting" }]);
   });
-  it("then the Python extension's active environment", async () => {
-    const r = await resolveInterpreter({ setting: () => "  ", pythonExtension: async () => "/env/python", fallback: "python3" });
-    assert.deepStrictEqual(r, { command: "/env/python", source: "python-extension" });
+  it("else the Python extension's active environment, then python3", async () => {
+    const c = await candidates({ setting: () => "  ", pythonExtension: async () => "/env/python", fallback: "python3" });
+    assert.deepStrictEqual(c.map((x) => x.source), ["python-extension", "default"]);
+    const d = await candidates({ setting: () => undefined, pythonExtension: none, fallback: "python3" });
+    assert.deepStrictEqual(d, [{ command: "python3", source: "default" }]);
   });
-  it("then python3, also when the Python extension fails", async () => {
-    const r = await resolveInterpreter({
+  it("falls back to python3 when the Python extension fails", async () => {
+    const c = await candidates({
       setting: () => undefined,
       pythonExtension: async () => { throw new Error("no extension"); },
       fallback: "python3",
     });
-    assert.deepStrictEqual(r, { command: "python3", source: "default" });
+    assert.deepStrictEqual(c, [{ command: "python3", source: "default" }]);
   });
-  it("gives exact install instructions", () => {
-    const text = installAdvice("/usr/bin/python3");
-    assert.match(text, /\/usr\/bin\/python3 -m pip install cbam/);
-    assert.match(text, /cbam\.interpreter/);
+  it("parses versions", () => {
+    assert.deepStrictEqual(parseVersion("3.12\n"), [3, 12]);
+    assert.strictEqual(parseVersion("Python 3.12"), undefined);
   });
-});
-
-describe("settings to server configuration", () => {
-  it("maps triggers and fills defaults", () => {
-    const s = toServerSettings({});
-    assert.strictEqual(s.trigger, "save");
-    assert.strictEqual(s.timeout, 30);
-    assert.strictEqual(s.dataModel, "LP64");
-    assert.strictEqual(s.cacheDir, null);
-    assert.strictEqual(toServerSettings({ trigger: "change" }).trigger, "change");
-    assert.strictEqual(toServerSettings({ trigger: "manual" }).trigger, "manual");
+  it("passes over a Python older than 3.11 or one that does not run, and says why", async () => {
+    const probe: Probe = async (cmd) => ({ "/old": { version: "3.8" }, "/broken": { error: "ENOENT" } }[cmd] ?? { version: "3.11" });
+    const c = await choosePython([
+      { command: "/old", source: "python-extension" }, { command: "/broken", source: "default" },
+      { command: "/good", source: "default" }], probe);
+    assert.ok(c.ok);
+    assert.strictEqual(c.python.command, "/good");
+    assert.strictEqual(c.rejected.length, 2);
+    assert.match(c.rejected[0], /3\.8 is older than 3\.11/);
+    const none = await choosePython([{ command: "/old", source: "setting" }], probe);
+    assert.ok(!none.ok);
+    const advice = noPythonAdvice(none.rejected);
+    assert.match(advice, /cbam\.interpreter/);
+    assert.doesNotMatch(advice, /pip install/);
   });
-  it("rejects nonsense and expands ${workspaceFolder}", () => {
-    const s = toServerSettings({ timeout: -3, dataModel: "weird", cacheDir: "${workspaceFolder}/.cbam",
-      includePaths: ["${workspaceFolder}/include"], entryPoints: ["", "f"], maxViolations: 2.6 }, "/ws");
-    assert.strictEqual(s.timeout, 30);
-    assert.strictEqual(s.dataModel, "LP64");
-    assert.strictEqual(s.cacheDir, "/ws/.cbam");
-    assert.deepStrictEqual(s.includePaths, ["/ws/include"]);
-    assert.deepStrictEqual(s.entryPoints, ["f"]);
-    assert.strictEqual(s.maxViolations, 3);
+  it("puts the bundled libraries first on PYTHONPATH", () => {
+    assert.strictEqual(bundledPythonPath("/ext/bundled/libs", undefined, ":"), "/ext/bundled/libs");
+    assert.strictEqual(bundledPythonPath("/ext/bundled/libs", "/mine", ":"), "/ext/bundled/libs:/mine");
   });
 });
 
 describe("status bar", () => {
+  const cbam = (code: string, message = "m") => ({ source: "cbam", code, message });
   it("renders every state", () => {
     assert.match(render({ kind: "verifying" }).text, /verifying…/);
-    assert.strictEqual(render({ kind: "verified" }).text, "$(check) verified");
-    assert.strictEqual(render({ kind: "violations", count: 2 }).text, "$(error) 2 violations");
-    assert.strictEqual(render({ kind: "violations", count: 1 }).text, "$(error) 1 violation");
-    assert.strictEqual(render({ kind: "unknown" }).text, "$(question) unknown");
+    assert.strictEqual(render({ kind: "verified", outdated: false }).text, "$(check) verified");
+    assert.strictEqual(render({ kind: "violations", count: 2, outdated: false }).text, "$(error) 2 violations");
+    assert.strictEqual(render({ kind: "violations", count: 1, outdated: true }).text, "$(error) 1 violation (edited)");
+    assert.match(render({ kind: "violations", count: 1, outdated: true }).tooltip, /save to verify again/);
+    assert.strictEqual(render({ kind: "inputErrors", count: 1, what: "syntax", outdated: false }).text,
+      "$(error) 1 syntax error");
+    assert.strictEqual(render({ kind: "unknown", message: "x", outdated: false }).text, "$(question) unknown");
   });
-  it("derives the state from cbam's diagnostics", () => {
-    assert.deepStrictEqual(statusFromDiagnostics([], true), { kind: "verifying" });
-    assert.deepStrictEqual(statusFromDiagnostics([], false), { kind: "verified" });
-    const v = [{ source: "cbam", severity: 0, message: "assertion `x` may fail" },
-      { source: "clang", severity: 0, message: "other tool" }];
-    assert.deepStrictEqual(statusFromDiagnostics(v, false), { kind: "violations", count: 1 });
-    const u = [{ source: "cbam", severity: 1, message: "cbam could not decide: timeout", code: "unknown" }];
-    assert.deepStrictEqual(statusFromDiagnostics(u, false), { kind: "unknown", reason: "timeout" });
-    const e = [{ source: "cbam", severity: 0, message: "syntax cbam cannot parse: before: }" }];
-    assert.strictEqual(statusFromDiagnostics(e, false).kind, "error");
+  it("follows the server's word on the document", () => {
+    assert.deepStrictEqual(statusFromDiagnostics([cbam(Code.violation)], "verifying"), { kind: "verifying" });
+    assert.deepStrictEqual(statusFromDiagnostics([], "idle"), { kind: "idle" });
+    assert.deepStrictEqual(statusFromDiagnostics([], undefined), { kind: "idle" });
+    assert.deepStrictEqual(statusFromDiagnostics([], "done"), { kind: "verified", outdated: false });
+    assert.deepStrictEqual(statusFromDiagnostics([cbam(Code.violation)], "outdated"),
+      { kind: "violations", count: 1, outdated: true });
+  });
+  it("counts by code, whatever the messages say", () => {
+    const v = [cbam(Code.violation, "a syntax error cannot read this"), { source: "clang", code: Code.violation, message: "other" },
+      cbam(Code.unsupported, "unsupported: floating point")];
+    assert.deepStrictEqual(statusFromDiagnostics(v, "done"), { kind: "violations", count: 1, outdated: false });
+    const s = [cbam(Code.syntaxError, "expected ';' before 'assert' (not a violation)")];
+    assert.deepStrictEqual(statusFromDiagnostics(s, "done"), { kind: "inputErrors", count: 1, what: "syntax", outdated: false });
+    const p = [{ source: "cbam", code: { value: Code.preprocessorError }, message: "header x.h not found" }];
+    assert.strictEqual((statusFromDiagnostics(p, "done") as any).what, "preprocessor");
+    const u = [cbam(Code.unknown, "cbam could not decide: timeout")];
+    assert.deepStrictEqual(statusFromDiagnostics(u, "done"),
+      { kind: "unknown", message: "cbam could not decide: timeout", outdated: false });
+    assert.strictEqual(statusFromDiagnostics([cbam(Code.notVerified, "not C")], "done").kind, "notVerified");
+    assert.strictEqual(statusFromDiagnostics([cbam(Code.unsupported)], "done").kind, "verified");
   });
 });
 
 describe("error path stepping", () => {
+  const at = (uri: string, line: number, character: number, message: string) =>
+    ({ location: { uri, range: { start: { line, character }, end: { line, character: character + 5 } } }, message });
   const related = [
-    { location: { uri: "file:///a.c", range: { start: { line: 7, character: 2 }, end: { line: 7, character: 30 } } },
-      message: "lo = 1 (nondet)" },
-    { location: { uri: "file:///a.c", range: { start: { line: 9, character: 6 }, end: { line: 9, character: 14 } } },
-      message: "branch `lo <= hi` taken" },
-    { location: { uri: "file:///b.c", range: { start: { line: 3, character: 2 }, end: { line: 3, character: 20 } } },
-      message: "return 0" },
+    at("file:///a.c", 7, 2, "lo = 1 (nondet)"),
+    at("file:///a.c", 9, 6, "branch `lo <= hi` taken"),
+    at("file:///b.c", 3, 2, "return 0"),
   ];
   it("walks forward and back, clamped at the ends", () => {
     const s = new ErrorPathStepper(stepsFromRelated(related), "assertion");
@@ -101,6 +110,25 @@ describe("error path stepping", () => {
     assert.deepStrictEqual(decos.map((d) => [d.line, d.current]), [[7, false], [9, true]]);
     assert.match(decos[1].text, /2\. branch `lo <= hi` taken/);
     assert.deepStrictEqual(s.decorations("file:///b.c"), []);
+  });
+  it("puts the steps on one line into one annotation, in path order", () => {
+    // buggy.c: the call to average (step 4), its return (6) and the assignment (7) share a line.
+    const path = [at("file:///a.c", 13, 4, "call average(a = 1, b = 4294967295)"), at("file:///a.c", 6, 2, "return 0"),
+      at("file:///a.c", 13, 4, "average returns 0"), at("file:///a.c", 13, 4, "mid = 0")];
+    const s = new ErrorPathStepper(stepsFromRelated(path), "assertion");
+    s.next();
+    s.next();
+    s.next();
+    const decos = s.decorations("file:///a.c");
+    assert.deepStrictEqual(decos.map((d) => [d.line, d.current]), [[6, false], [13, true]]);
+    assert.strictEqual(decos[1].text, "  ⟵ 1. call average(a = 1, b = 4294967295)  ·  3. average returns 0  ·  4. mid = 0");
+  });
+  it("belongs to one diagnostic: the same violation has the same key, a changed one another", () => {
+    const d = { message: "assertion `lo <= mid` may fail", code: "violation",
+      range: { start: { line: 14, character: 4 }, end: { line: 14, character: 21 } }, relatedInformation: related };
+    assert.strictEqual(diagnosticKey(d), diagnosticKey({ ...d, relatedInformation: [...related] }));
+    assert.notStrictEqual(diagnosticKey(d), diagnosticKey({ ...d, message: d.message + " [cached]" }));
+    assert.notStrictEqual(diagnosticKey(d), diagnosticKey({ ...d, relatedInformation: related.slice(1) }));
   });
   it("refuses a violation without a path", () => {
     assert.throws(() => new ErrorPathStepper([], "x"));
