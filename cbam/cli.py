@@ -119,6 +119,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERNAL = 4  # 0 TRUE, 1 FALSE, 2 bad input, 3 UNKNOWN (cbam.verify_cli)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
@@ -133,6 +136,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug in cbam (or a failed self-check): never a verdict's exit status
+        import traceback
+
+        traceback.print_exc(limit=6, file=sys.stderr)
+        print(f"cbam: internal error: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 def run() -> None:

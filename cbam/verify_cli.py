@@ -48,6 +48,8 @@ def _add_verify(sub, add_frontend_options: Callable[[argparse.ArgumentParser], N
     p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
     p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
+    # Every answer that used the cache is computed again without it and compared (tests, fuzzing).
+    p.add_argument("--self-check", action="store_true", help=argparse.SUPPRESS)
     add_cache_options(p)
     p.set_defaults(func=cmd_verify)
 
@@ -240,6 +242,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from cbam.engine.limits import limit_memory
 
     limit_memory(args.memory_limit)
+    if args.self_check:
+        os.environ["CBAM_SELF_CHECK"] = "1"
     files = _collect(args.paths)
     args._files = files
     if not files:
@@ -374,6 +378,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
         hit = unchanged.lookup(store, key) if key is not None else None
         if hit is not None:
             hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
+            if os.environ.get("CBAM_SELF_CHECK", "") not in ("", "0"):
+                _self_check(hit[0], source, pp, pp_text, args, opts)
             return hit
 
     from cbam.engine.frontend.load import load_program
@@ -383,6 +389,19 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     # verify_program files the result under the same run key (program.source_key).
     result = run_deep(lambda: verify_program(program, opts))
     return result.to_json(), [v.harness for v in result.violations]
+
+
+def _self_check(report: dict, source: str, pp, pp_text: str, args: argparse.Namespace, opts) -> None:
+    """The unchanged-source answer against a run without the cache (see engine/selfcheck.py)."""
+    from cbam.engine import selfcheck
+    from cbam.engine.frontend.load import load_program
+    from cbam.engine.verify import run_deep, verify_program
+
+    program = load_program(source, options=pp, entry=args.entry, preprocessed=pp_text)
+    scratch = run_deep(lambda: verify_program(program, opts._replace(cache=None))).to_json()
+    problem = selfcheck.compare(report, scratch, opts.max_violations > 1)
+    if problem is not None:
+        raise selfcheck.failure(problem, report, scratch)
 
 
 def _write_harnesses(harnesses: list[str | None], args: argparse.Namespace, source: str) -> list[str]:

@@ -9,8 +9,8 @@ memoization: with it a run must report exactly what a run without it reports. Re
 learned precision is a hint: it may make a run faster or slower, and (because CEGAR depends
 on the path it meets first) it may decide what a fresh run gives up on, or show another of
 the program's real violations first; it may never contradict a fresh run, nor give up where
-a fresh run decides. Runs cut short by a time limit are not compared (what they found depends
-on the machine's speed).
+a fresh run decides. Runs that a time limit cut short, or in which a phase ran out of its
+share of the time, are not compared: what they found depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> s
     the runs searched for every violation, not only the first."""
     if cached.get("reason_kind") in _TIMING or scratch.get("reason_kind") in _TIMING:
         return None
-    if cached.get("search_cut_short") or scratch.get("search_cut_short"):
+    if {cached.get("search_stopped"), scratch.get("search_stopped")} & set(_TIMING):
+        return None
+    if any(r.get("statistics", {}).get("phases_cut_by_time") for r in (cached, scratch)):
         return None
     hinted = bool(cached.get("statistics", {}).get("precision_reused"))
     a, b = cached["verdict"], scratch["verdict"]
@@ -65,7 +67,9 @@ def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> s
         theirs = [_strip(v) for v in scratch["violations"]]
         if not hinted and mine != theirs:
             return "the runs report different violations or error paths"
-        if hinted and several and sorted(map(violation_identity, mine)) != sorted(
+        # A search that stopped on a path it could not settle found what it met before it.
+        exhaustive = not cached.get("search_stopped") and not scratch.get("search_stopped")
+        if hinted and several and exhaustive and sorted(map(violation_identity, mine)) != sorted(
                 map(violation_identity, theirs)):
             return "the runs report different sets of failing checks"
     return None

@@ -124,7 +124,8 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
             if restored is not None:
                 restored.warnings = [str(d) for d in program.diagnostics]
                 restored.statistics = Statistics(time=round(time.monotonic() - t0, 3),
-                                                 precision_reused=restored.statistics.precision_reused)
+                                                 precision_reused=restored.statistics.precision_reused,
+                                                 phases_cut_by_time=restored.statistics.phases_cut_by_time)
                 restored.cache_key = result_key
                 restored.function_keys = function_keys(program, opts)
                 _remember_source(store, program, opts, file_key, restored)
@@ -184,7 +185,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
                 _unknown(result, UnknownReason(exc.reason), exc.reason)
                 overall = total.deadline is not None and time.monotonic() >= total.deadline
                 if confirmed:
-                    result.search_cut_short = True
+                    result.search_stopped = UnknownReason(exc.reason)
                     result.warnings.append(f"search for further violations stopped early: {exc.reason}")
                 if persistent is not None:
                     stats.summary_hits, stats.summary_misses = persistent.hits, persistent.misses
@@ -193,21 +194,25 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
                 if confirmed and exc.reason != "cancelled" and not overall:
                     _store(store, program, persistent, result_key, file_key, opts, result, None)
                 return result
+            stats.phases_cut_by_time += 1
             continue
         except MemoryError:
             _unknown(result, UnknownReason.MEMORY, "memory limit reached")
             return _finish(result, program, opts, confirmed, stats, t0)
         except RecursionError:
+            if not last:
+                continue  # typically concrete recursion under full precision; the next phase abstracts it
             _unknown(result, UnknownReason.DEPTH, "the program's call or path depth exceeds what cbam can handle")
             return _finish(result, program, opts, confirmed, stats, t0)
         _accumulate(stats, bam, budget, outcome.refinements)
         confirmed.extend(outcome.confirmed)
         excluded |= bam.excluded_targets | {id(c.path.error_node): c.path.error_node for c in outcome.confirmed}
-        if phase.reused:
-            if outcome.status == "unknown":
-                # The hint did not settle it: go on exactly as a run without it would.
-                continue
-            stats.precision_reused = True
+        if outcome.status == "unknown" and not last:
+            # Stuck on a path this precision cannot settle: the next phase explores in another
+            # order and may meet a real counterexample or a refinable path first. (A hint that
+            # settles nothing leaves the run exactly where a run without it starts.)
+            continue
+        stats.precision_reused |= phase.reused
         # Found by the first abstract run of the first phase: its exploration can be certified.
         certify = i == 0 and outcome.status == "unsafe" and outcome.refinements == 0 and len(confirmed) == 1
         break
@@ -225,6 +230,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
     elif outcome.status == "unsafe" or confirmed:
         result.verdict = "FALSE"
         if outcome.reason:
+            result.search_stopped = outcome.kind
             result.warnings.append(f"search stopped early: {outcome.reason}")
     else:
         _unknown(result, outcome.kind, outcome.reason)
@@ -233,7 +239,9 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
             result.reason_range = node.error.range if node.error is not None else None
             result.reason_ref = ["node", node.function, node.canon]
     _finish(result, program, opts, confirmed, stats, t0)
-    if result.verdict != "UNKNOWN" or outcome.kind == UnknownReason.NO_PROGRESS:
+    # A verdict is sound whatever led to it; giving up is an answer only if it did not depend on
+    # how fast the machine was (a phase cut short by its share of the time).
+    if result.verdict != "UNKNOWN" or (outcome.kind == UnknownReason.NO_PROGRESS and not stats.phases_cut_by_time):
         _store(store, program, persistent, result_key, file_key, opts, result, final_prec)
         if persistent is not None and store is not None and opts.max_violations == 1:
             if certify and result.verdict == "FALSE":

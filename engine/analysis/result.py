@@ -88,6 +88,7 @@ class Statistics:
     blocks_analysed: int = 0
     precision_size: int = 0
     precision_reused: bool = False  # the run started from the precision an earlier run learned
+    phases_cut_by_time: int = 0  # phases that ran out of their share of the time (the answer depends on speed)
     summary_hits: int = 0  # block abstractions reused from the persistent cache
     summary_misses: int = 0
     bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
@@ -112,14 +113,17 @@ class VerificationResult:
     reason_ref: list | None = None
     cache_key: str | None = None  # the cache's results row holding this result, if it is stored
     reason_kind: UnknownReason = UnknownReason.NONE
-    search_cut_short: bool = False  # the search for further violations stopped at a time limit
+    # Why a search for further violations stopped before it had looked everywhere (a time limit,
+    # or an error path it could neither confirm nor refute); NONE: it was exhaustive.
+    search_stopped: UnknownReason = UnknownReason.NONE
     # Each function's key in the block cache (what its summaries are filed under), from the
     # run itself: callers never re-derive them.
     function_keys: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "verdict": self.verdict, "reason": self.reason,
-                "reason_kind": str(self.reason_kind), "search_cut_short": self.search_cut_short,
+                "reason_kind": str(self.reason_kind), "search_stopped": str(self.search_stopped),
+                "search_cut_short": self.search_stopped != UnknownReason.NONE,
                 "config": self.config,
                 "data_model": self.data_model, "source": self.source,
                 "unsupported": self.unsupported_range.to_json() if self.unsupported_range else None,

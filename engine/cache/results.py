@@ -25,7 +25,7 @@ from ..frontend.errors import Range
 def dump_result(result: VerificationResult) -> dict[str, Any]:
     return {
         "verdict": result.verdict, "reason": result.reason, "reason_kind": str(result.reason_kind),
-        "config": result.config, "reason_ref": result.reason_ref,
+        "search_stopped": str(result.search_stopped), "config": result.config, "reason_ref": result.reason_ref,
         "warnings": result.warnings, "statistics": result.statistics.to_json(),
         "violations": [{
             "message": v.message, "kind": v.kind, "function": v.function, "ref": v.ref, "notes": v.notes,
@@ -86,7 +86,8 @@ def load_result(data: dict[str, Any], program: Program) -> VerificationResult | 
     stats = Statistics(**{k: data["statistics"].get(k, 0) for k in Statistics().__dict__})
     result = VerificationResult(data["verdict"], data["reason"], violations, stats, program.main_file,
                                 data["config"], program.data_model.name, warnings=data["warnings"], source="cache",
-                                reason_kind=UnknownReason(data.get("reason_kind", "")))
+                                reason_kind=UnknownReason(data.get("reason_kind", "")),
+                                search_stopped=UnknownReason(data.get("search_stopped", "")))
     if data.get("reason_ref"):
         result.reason_ref = data["reason_ref"]
         result.reason_range = _violation_range(program, data["reason_ref"])

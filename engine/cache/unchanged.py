@@ -28,7 +28,8 @@ def render(result: VerificationResult) -> dict[str, Any]:
 
     report = result.to_json()
     report.pop("source")
-    report["statistics"] = Statistics().to_json()
+    # No analysis work, but whether a learned precision decided it (the self-check needs that).
+    report["statistics"] = Statistics(precision_reused=result.statistics.precision_reused).to_json()
     return {"report": report, "harnesses": [v.harness for v in result.violations]}
 
 
