@@ -5,8 +5,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from cbam.engine.analysis.summaries import block_row, calls_relation
-
 
 class SummaryReader:
     """A long-lived read handle on the cache (opening one validates the database once)."""
@@ -31,6 +29,9 @@ class SummaryReader:
 
 def format_hover(f: dict[str, Any], result: dict[str, Any] | None, blocks: list[dict[str, Any]] | None,
                  cache_off: bool = False) -> str:
+    # Imported here: the analysis modules are not on the server's start-up path.
+    from cbam.engine.analysis.summaries import block_row, calls_relation
+
     name = f["name"]
     lines = [f"**{name}** — cbam summary"]
     if f.get("unsupported"):

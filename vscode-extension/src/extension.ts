@@ -9,7 +9,7 @@
 // server as they are; the server validates them (server/settings.py) and reports problems
 // in this output channel.
 
-import { execFile } from "child_process";
+import { ChildProcess, execFile, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import * as vscode from "vscode";
@@ -31,6 +31,7 @@ import { render, Status, statusFromDiagnostics } from "./status";
 const SERVER_COMMANDS = new Set(["cbam.verifyFile", "cbam.verifyFunction", "cbam.reverifyFromScratch", "cbam.clearCache"]);
 
 let client: LanguageClient | undefined;
+let serverProcess: ChildProcess | undefined; // started here, so stopped here if it does not exit
 let output: vscode.LogOutputChannel;
 let statusItem: vscode.StatusBarItem;
 let serverProblem: string | undefined;
@@ -53,6 +54,10 @@ const statusCapability: StaticFeature = {
   },
   clear() {},
 };
+
+function seconds(since: number): string {
+  return ((Date.now() - since) / 1000).toFixed(2);
+}
 
 function rawSettings(): unknown {
   return JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("cbam")));
@@ -77,9 +82,15 @@ async function pythonFromExtension(): Promise<string | undefined> {
   return Promise.race([lookup, timeout]);
 }
 
-const probePython: Probe = (command) =>
+// The server's working directory: the workspace folder. The probe runs there too, since what
+// "python3" means can depend on it (a pyenv .python-version file, say).
+function serverCwd(root: string): string {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? root;
+}
+
+const probeIn = (cwd: string): Probe => (command) =>
   new Promise((resolve) => {
-    execFile(command, ["-c", PROBE_SCRIPT], { timeout: 20000 },
+    execFile(command, ["-c", PROBE_SCRIPT], { timeout: 20000, cwd },
       (err, stdout) => resolve(err ? { error: err.message.split("\n")[0] } : parseProbe(stdout)));
   });
 
@@ -121,40 +132,62 @@ function failed(message: string): void {
   });
 }
 
-async function serverOptions(context: vscode.ExtensionContext): Promise<ServerOptions | undefined> {
+type Note = { level: "info" | "warn"; text: string };
+type Launch = { proc: ChildProcess; notes: Note[] } | { failure: string; notes: Note[] };
+
+// Find the server and start its process: cbam.serverCommand, else the bundled cbam with a
+// Python >= 3.11. Needs nothing of activate()'s, so that it can begin when the module loads.
+async function launch(root: string): Promise<Launch> {
+  const notes: Note[] = [];
   const cfg = vscode.workspace.getConfiguration("cbam");
   const own = (cfg.get<string[]>("serverCommand") ?? []).filter((a) => typeof a === "string" && a !== "");
   if (own.length > 0) {
-    output.info(`starting your cbam server: ${own.join(" ")} (cbam.serverCommand)`);
-    return { command: own[0], args: own.slice(1) };
+    notes.push({ level: "info", text: `starting your cbam server: ${own.join(" ")} (cbam.serverCommand)` });
+    return spawnServer(own[0], own.slice(1), process.env, root, notes);
   }
-  const libs = context.asAbsolutePath(path.join("bundled", "libs"));
+  const libs = path.join(root, "bundled", "libs");
   if (!fs.existsSync(path.join(libs, "cbam"))) {
-    failed(`this build of the cbam extension carries no cbam (${libs} is missing): install a packaged .vsix, ` +
-      `or set "cbam.serverCommand" to a cbam you installed, for example ["/path/to/.venv/bin/cbam", "lsp"].`);
-    return undefined;
+    return { notes, failure: `this build of the cbam extension carries no cbam (${libs} is missing): install a ` +
+      `packaged .vsix, or set "cbam.serverCommand" to a cbam you installed, for example ` +
+      `["/path/to/.venv/bin/cbam", "lsp"].` };
   }
   const cands = await candidates({
     setting: () => cfg.get<string>("interpreter"),
     pythonExtension: pythonFromExtension,
     fallback: "python3",
   });
-  const choice = await choosePython(cands, probePython);
-  for (const r of choice.rejected) {
-    output.warn(`not using ${r}`);
-  }
-  if (!choice.ok) {
-    failed(noPythonAdvice(choice.rejected));
-    return undefined;
-  }
-  output.info(`starting the bundled cbam with ${choice.executable} (Python ${choice.version}, ` +
-    `${choice.python.command} from ${choice.python.source})`);
   const env = { ...process.env, PYTHONPATH: bundledPythonPath(libs, process.env.PYTHONPATH, path.delimiter) };
   // -S: none of the interpreter's own site-packages (nor .pth hooks such as an editable
   // install's), so the bundled libraries are the ones imported; -P: the server's working
   // directory (the workspace folder) is not on sys.path either, so nothing there can shadow them.
-  return { command: choice.executable, args: ["-S", "-P", "-m", "cbam", "lsp"], options: { env } };
+  const args = ["-S", "-P", "-m", "cbam", "lsp"];
+  // Each candidate's server starts while its version is checked; a rejected one is stopped.
+  const choice = await choosePython(cands, probeIn(serverCwd(root)), {
+    start: (c) => spawnServer(c.command, args, env, root, notes),
+    discard: (started) => void started.then((l) => ("proc" in l ? l.proc.kill() : undefined)),
+  });
+  notes.push(...choice.rejected.map((r): Note => ({ level: "warn", text: `not using ${r}` })));
+  if (!choice.ok) {
+    return { notes, failure: noPythonAdvice(choice.rejected) };
+  }
+  notes.push({ level: "info", text: `started the bundled cbam with ${choice.executable} (Python ${choice.version}, ` +
+    `${choice.python.command} from ${choice.python.source})` });
+  return choice.started;
 }
+
+function spawnServer(command: string, args: string[], env: NodeJS.ProcessEnv, root: string,
+  notes: Note[]): Promise<Launch> {
+  const proc = spawn(command, args, { cwd: serverCwd(root), env, stdio: "pipe" });
+  return new Promise((resolve) => {
+    proc.once("spawn", () => resolve({ proc, notes }));
+    proc.once("error", (e) => resolve({ notes, failure: `cannot start ${command}: ${e.message}` }));
+  });
+}
+
+// Loading this module is the first sign of an activation. VS Code then prepares the
+// extension's context before it calls activate() (up to a second on a busy machine); the
+// server is found and started meanwhile, so that it has imported its libraries sooner.
+let early: Promise<Launch> | undefined = launch(path.dirname(__dirname));
 
 function functionAtCursor(): string | undefined {
   const editor = vscode.window.activeTextEditor;
@@ -184,10 +217,18 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   starting = true;
   refreshStatus();
   try {
-    const options = await serverOptions(context);
-    if (options === undefined) {
+    const pending = early ?? launch(context.extensionPath);
+    early = undefined;
+    const launched = await pending;
+    for (const note of launched.notes) {
+      output[note.level](note.text);
+    }
+    if ("failure" in launched) {
+      failed(launched.failure);
       return;
     }
+    serverProcess = launched.proc;
+    const options: ServerOptions = () => Promise.resolve(launched.proc);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: "file", language: "c" }],
       outputChannel: output,
@@ -225,7 +266,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       failed(`the cbam server did not start: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
-    output.info(`cbam language server started in ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+    output.info(`cbam language server started in ${seconds(t0)} s`);
   } finally {
     starting = false;
     refreshStatus();
@@ -234,7 +275,9 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
 
 async function stopClient(): Promise<void> {
   const c = client;
+  const proc = serverProcess;
   client = undefined;
+  serverProcess = undefined;
   docStates.clear();
   if (c) {
     try {
@@ -242,6 +285,12 @@ async function stopClient(): Promise<void> {
     } catch (e) {
       output.warn(`stopping the cbam server: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+  if (proc && proc.exitCode === null && proc.signalCode === null) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => { proc.kill(); resolve(); }, 2000);
+      proc.once("exit", () => { clearTimeout(timer); resolve(); });
+    });
   }
 }
 

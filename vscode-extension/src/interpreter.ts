@@ -59,23 +59,32 @@ export function parseProbe(stdout: string): { version?: string; executable?: str
   return space < 0 ? { version: text } : { version: text.slice(0, space), executable: text.slice(space + 1) };
 }
 
-export type PythonChoice =
-  | { ok: true; python: Candidate; executable: string; version: string; rejected: string[] }
+export type PythonChoice<T = undefined> =
+  | { ok: true; python: Candidate; executable: string; version: string; rejected: string[]; started: T }
   | { ok: false; rejected: string[] };
 
+// Work that may begin with a candidate before its probe has answered (the server itself: the
+// probe and the server's start-up then overlap), and is undone if the probe rejects it.
+export interface Speculation<T> {
+  start(c: Candidate): T;
+  discard(started: T): void;
+}
+
 // The first candidate that runs and is recent enough; why each earlier one was passed over.
-export async function choosePython(cands: Candidate[], probe: Probe): Promise<PythonChoice> {
+export async function choosePython<T = undefined>(cands: Candidate[], probe: Probe,
+  speculation?: Speculation<T>): Promise<PythonChoice<T>> {
   const rejected: string[] = [];
   for (const c of cands) {
+    const started = speculation ? speculation.start(c) : (undefined as T);
     const r = await probe(c.command);
     const v = r.version === undefined ? undefined : parseVersion(r.version);
-    if (v === undefined) {
-      rejected.push(`${c.command} (${c.source}): ${r.error ?? `unexpected version output ${JSON.stringify(r.version)}`}`);
-    } else if (!recentEnough(v)) {
-      rejected.push(`${c.command} (${c.source}): Python ${v.join(".")} is older than ${MIN_PYTHON.join(".")}`);
-    } else {
-      return { ok: true, python: c, executable: r.executable || c.command, version: v.join("."), rejected };
+    if (v !== undefined && recentEnough(v)) {
+      return { ok: true, python: c, executable: r.executable || c.command, version: v.join("."), rejected, started };
     }
+    speculation?.discard(started);
+    rejected.push(`${c.command} (${c.source}): ` + (v === undefined
+      ? r.error ?? `unexpected version output ${JSON.stringify(r.version)}`
+      : `Python ${v.join(".")} is older than ${MIN_PYTHON.join(".")}`));
   }
   return { ok: false, rejected };
 }

@@ -44,6 +44,18 @@ describe("interpreter resolution", () => {
     assert.match(advice, /cbam\.interpreter/);
     assert.doesNotMatch(advice, /pip install/);
   });
+  it("starts each candidate's server while probing it, and stops the rejected ones", async () => {
+    const probe: Probe = async (cmd) => (cmd === "/old" ? { version: "3.10" } : { version: "3.12", executable: "/real/python3.12" });
+    const started: string[] = [];
+    const discarded: string[] = [];
+    const c = await choosePython([{ command: "/old", source: "python-extension" }, { command: "python3", source: "default" }],
+      probe, { start: (cand) => { started.push(cand.command); return `server of ${cand.command}`; }, discard: (s) => { discarded.push(s); } });
+    assert.ok(c.ok);
+    assert.strictEqual(c.started, "server of python3");
+    assert.strictEqual(c.executable, "/real/python3.12");
+    assert.deepStrictEqual(started, ["/old", "python3"]);
+    assert.deepStrictEqual(discarded, ["server of /old"]);
+  });
   it("puts the bundled libraries first on PYTHONPATH", () => {
     assert.strictEqual(bundledPythonPath("/ext/bundled/libs", undefined, ":"), "/ext/bundled/libs");
     assert.strictEqual(bundledPythonPath("/ext/bundled/libs", "/mine", ":"), "/ext/bundled/libs:/mine");
