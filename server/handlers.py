@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 import os
 import shlex
 import sys
@@ -764,6 +765,10 @@ def progress_cancel(ls: CbamServer, params: lsp.WorkDoneProgressCancelParams) ->
 
 
 def serve(tcp: str | None, spare: Worker | None) -> None:
+    # The server's stderr is the client's error log (VS Code shows each line as an error). The
+    # JSON-RPC layer warns about ordinary races there: a $/cancelRequest for a request that has
+    # already been answered, a notification the server does not handle. Its errors still show.
+    logging.getLogger("pygls.protocol.json_rpc").setLevel(logging.ERROR)
     server.spare = spare
     try:
         if tcp:
