@@ -19,6 +19,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import shlex
 import sys
 import time
@@ -501,15 +502,14 @@ def publish(ls: CbamServer, state: DocState, diags: list[lsp.Diagnostic], versio
                                                                       version=version))
 
 
+_WORD = re.compile(r"\w+")
+
+
 def token_range(text: str, line: int, col: int) -> lsp.Range:
-    """The word (or the one character) at a 0-based position: what gcc's column points at."""
+    """The word (or else the one character) at a 0-based position: what gcc's column points at."""
     lines = text.splitlines()
-    end = col + 1
-    if 0 <= line < len(lines):
-        src = lines[line]
-        while end < len(src) and (src[end].isalnum() or src[end] == "_") and (src[col].isalnum() or src[col] == "_"):
-            end += 1
-    return lsp.Range(lsp.Position(line, col), lsp.Position(line, end))
+    word = _WORD.match(lines[line], col) if 0 <= line < len(lines) else None
+    return lsp.Range(lsp.Position(line, col), lsp.Position(line, word.end() if word else col + 1))
 
 
 def publish_outcome(ls: CbamServer, state: DocState, outcome: JobOutcome, version: int | None, text: str,

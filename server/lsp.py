@@ -24,3 +24,7 @@ def main(argv: list[str] | None = None) -> int:
 
     serve(args.tcp, spare)
     return 0
+
+
+if __name__ == "__main__":  # python -m cbam.server.lsp: what the VS Code extension runs (no CLI to parse)
+    raise SystemExit(main())

@@ -14,9 +14,11 @@ import * as fs from "fs";
 import * as path from "path";
 import * as vscode from "vscode";
 import {
+  CloseAction,
+  ErrorAction,
+  ErrorHandler,
   LanguageClient,
   LanguageClientOptions,
-  ServerOptions,
   State,
   StaticFeature,
 } from "vscode-languageclient/node";
@@ -133,22 +135,27 @@ function failed(message: string): void {
 }
 
 type Note = { level: "info" | "warn"; text: string };
-type Launch = { proc: ChildProcess; notes: Note[] } | { failure: string; notes: Note[] };
+// A started server process, or why there is none; and whether its Python was checked first
+// (if it was not, a failure is a reason to check, not yet to give up).
+type Launch = ({ proc: ChildProcess } | { failure: string }) & { notes: Note[]; checked: boolean };
 
 // Find the server and start its process: cbam.serverCommand, else the bundled cbam with a
 // Python >= 3.11. Needs nothing of activate()'s, so that it can begin when the module loads.
-async function launch(root: string): Promise<Launch> {
+// Unchecked (the usual path), the first candidate is started at once: its start-up is the
+// check, and the server reports its Python in the output. Only if that fails are the
+// candidates probed, each one's server starting while its version is checked.
+async function launch(root: string, check: boolean): Promise<Launch> {
   const notes: Note[] = [];
   const cfg = vscode.workspace.getConfiguration("cbam");
   const own = (cfg.get<string[]>("serverCommand") ?? []).filter((a) => typeof a === "string" && a !== "");
   if (own.length > 0) {
     notes.push({ level: "info", text: `starting your cbam server: ${own.join(" ")} (cbam.serverCommand)` });
-    return spawnServer(own[0], own.slice(1), process.env, root, notes);
+    return spawnServer(own[0], own.slice(1), process.env, root, notes, true);
   }
   const libs = path.join(root, "bundled", "libs");
   if (!fs.existsSync(path.join(libs, "cbam"))) {
-    return { notes, failure: `this build of the cbam extension carries no cbam (${libs} is missing): install a ` +
-      `packaged .vsix, or set "cbam.serverCommand" to a cbam you installed, for example ` +
+    return { notes, checked: true, failure: `this build of the cbam extension carries no cbam (${libs} is ` +
+      `missing): install a packaged .vsix, or set "cbam.serverCommand" to a cbam you installed, for example ` +
       `["/path/to/.venv/bin/cbam", "lsp"].` };
   }
   const cands = await candidates({
@@ -160,34 +167,61 @@ async function launch(root: string): Promise<Launch> {
   // -S: none of the interpreter's own site-packages (nor .pth hooks such as an editable
   // install's), so the bundled libraries are the ones imported; -P: the server's working
   // directory (the workspace folder) is not on sys.path either, so nothing there can shadow them.
-  const args = ["-S", "-P", "-m", "cbam", "lsp"];
-  // Each candidate's server starts while its version is checked; a rejected one is stopped.
+  const args = ["-S", "-P", "-m", "cbam.server.lsp"];
+  if (!check) {
+    notes.push({ level: "info", text: `starting the bundled cbam with ${cands[0].command} (${cands[0].source})` });
+    return spawnServer(cands[0].command, args, env, root, notes, false);
+  }
   const choice = await choosePython(cands, probeIn(serverCwd(root)), {
-    start: (c) => spawnServer(c.command, args, env, root, notes),
+    start: (c) => spawnServer(c.command, args, env, root, notes, true),
     discard: (started) => void started.then((l) => ("proc" in l ? l.proc.kill() : undefined)),
   });
   notes.push(...choice.rejected.map((r): Note => ({ level: "warn", text: `not using ${r}` })));
   if (!choice.ok) {
-    return { notes, failure: noPythonAdvice(choice.rejected) };
+    return { notes, checked: true, failure: noPythonAdvice(choice.rejected) };
   }
   notes.push({ level: "info", text: `started the bundled cbam with ${choice.executable} (Python ${choice.version}, ` +
     `${choice.python.command} from ${choice.python.source})` });
   return choice.started;
 }
 
+// A server that cannot run (an old Python, a broken installation) exits at once. It is given
+// half a second to do so before the language client gets it, which delays nothing: a server
+// takes longer than that to import its libraries and answer. What it said on stderr meanwhile
+// goes to the output channel.
+const GRACE_MS = 500;
+
 function spawnServer(command: string, args: string[], env: NodeJS.ProcessEnv, root: string,
-  notes: Note[]): Promise<Launch> {
+  notes: Note[], checked: boolean): Promise<Launch> {
   const proc = spawn(command, args, { cwd: serverCwd(root), env, stdio: "pipe" });
+  const said: string[] = [];
+  const onStderr = (chunk: Buffer) => said.push(chunk.toString());
+  proc.stderr.on("data", onStderr);
   return new Promise((resolve) => {
-    proc.once("spawn", () => resolve({ proc, notes }));
-    proc.once("error", (e) => resolve({ notes, failure: `cannot start ${command}: ${e.message}` }));
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const settle = (l: Launch) => {
+      if (settled) {
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      proc.stderr.off("data", onStderr);
+      notes.push(...said.join("").split("\n").filter((line) => line.trim() !== "")
+        .map((line): Note => ({ level: "warn", text: `server: ${line}` })));
+      resolve(l);
+    };
+    proc.once("error", (e) => settle({ notes, checked, failure: `cannot start ${command}: ${e.message}` }));
+    proc.once("exit", (code, signal) => settle({ notes, checked,
+      failure: `${command} ${args.join(" ")} exited at once (${signal ?? `exit status ${code}`})` }));
+    proc.once("spawn", () => { timer = setTimeout(() => settle({ proc, notes, checked }), GRACE_MS); });
   });
 }
 
 // Loading this module is the first sign of an activation. VS Code then prepares the
 // extension's context before it calls activate() (up to a second on a busy machine); the
 // server is found and started meanwhile, so that it has imported its libraries sooner.
-let early: Promise<Launch> | undefined = launch(path.dirname(__dirname));
+let early: Promise<Launch> | undefined = launch(path.dirname(__dirname), false);
 
 function functionAtCursor(): string | undefined {
   const editor = vscode.window.activeTextEditor;
@@ -212,61 +246,90 @@ function commandArguments(command: string, args: unknown[]): unknown[] | undefin
   return command === "cbam.verifyFunction" ? [uri, functionAtCursor() ?? "main"] : [uri];
 }
 
+function clientFor(proc: ChildProcess): LanguageClient {
+  let running = false;
+  let crashes: ErrorHandler | undefined;
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: "file", language: "c" }],
+    outputChannel: output,
+    initializationOptions: { cbam: rawSettings() },
+    synchronize: { configurationSection: "cbam" },
+    // A server that never started is dealt with here (see startClient); one that ran and
+    // crashed is restarted as vscode-languageclient does by default.
+    initializationFailedHandler: () => false,
+    errorHandler: {
+      error: (error, message, count) => running ? crashes!.error(error, message, count)
+        : { action: ErrorAction.Shutdown, handled: true },
+      closed: () => running ? crashes!.closed() : { action: CloseAction.DoNotRestart, handled: true },
+    },
+    middleware: {
+      executeCommand: async (command, args, next) => {
+        const full = commandArguments(command, args);
+        return full === undefined ? undefined : next(command, full);
+      },
+      handleDiagnostics: (uri, diagnostics, next) => {
+        next(uri, diagnostics);
+        refreshStatus();
+      },
+    },
+  };
+  const c = new LanguageClient("cbam", "cbam", () => Promise.resolve(proc), clientOptions);
+  crashes = c.createDefaultErrorHandler();
+  c.registerFeature(statusCapability);
+  c.onNotification("cbam/status", (p: { uri: string; state: DocState }) => {
+    docStates.set(p.uri, p.state);
+    refreshStatus();
+  });
+  c.onDidChangeState((e) => {
+    running ||= e.newState === State.Running;
+    void vscode.commands.executeCommand("setContext", "cbam.serverRunning", e.newState === State.Running);
+    if (e.newState === State.Stopped && client === c) {
+      serverProblem = "the cbam server stopped; run 'cbam: Restart Server' (details in the cbam output)";
+      refreshStatus();
+    }
+  });
+  return c;
+}
+
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
   serverProblem = undefined;
   starting = true;
   refreshStatus();
   try {
-    const pending = early ?? launch(context.extensionPath);
+    let launched = await (early ?? launch(context.extensionPath, false));
     early = undefined;
-    const launched = await pending;
-    for (const note of launched.notes) {
-      output[note.level](note.text);
-    }
-    if ("failure" in launched) {
-      failed(launched.failure);
-      return;
-    }
-    serverProcess = launched.proc;
-    const options: ServerOptions = () => Promise.resolve(launched.proc);
-    const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: "file", language: "c" }],
-      outputChannel: output,
-      initializationOptions: { cbam: rawSettings() },
-      synchronize: { configurationSection: "cbam" },
-      middleware: {
-        executeCommand: async (command, args, next) => {
-          const full = commandArguments(command, args);
-          return full === undefined ? undefined : next(command, full);
-        },
-        handleDiagnostics: (uri, diagnostics, next) => {
-          next(uri, diagnostics);
-          refreshStatus();
-        },
-      },
-    };
-    const c = new LanguageClient("cbam", "cbam", options, clientOptions);
-    c.registerFeature(statusCapability);
-    c.onNotification("cbam/status", (p: { uri: string; state: DocState }) => {
-      docStates.set(p.uri, p.state);
-      refreshStatus();
-    });
-    c.onDidChangeState((e) => {
-      void vscode.commands.executeCommand("setContext", "cbam.serverRunning", e.newState === State.Running);
-      if (e.newState === State.Stopped && client === c) {
-        serverProblem = "the cbam server stopped; run 'cbam: Restart Server' (details in the cbam output)";
-        refreshStatus();
+    for (;;) {
+      for (const note of launched.notes) {
+        output[note.level](note.text);
       }
-    });
-    client = c;
-    const t0 = Date.now();
-    try {
-      await c.start();
-    } catch (e) {
-      failed(`the cbam server did not start: ${e instanceof Error ? e.message : String(e)}`);
+      if ("failure" in launched) {
+        if (launched.checked) {
+          failed(launched.failure);
+          return;
+        }
+        launched = await launch(context.extensionPath, true);
+        continue;
+      }
+      const c = clientFor(launched.proc);
+      const t0 = Date.now();
+      try {
+        await c.start();
+      } catch (e) {
+        launched.proc.kill();
+        const why = e instanceof Error ? e.message : String(e);
+        if (launched.checked) {
+          failed(`the cbam server did not start: ${why}`);
+          return;
+        }
+        output.warn(`the cbam server did not start (${why}); checking which Python to use`);
+        launched = await launch(context.extensionPath, true);
+        continue;
+      }
+      client = c;
+      serverProcess = launched.proc;
+      output.info(`cbam language server started in ${seconds(t0)} s`);
       return;
     }
-    output.info(`cbam language server started in ${seconds(t0)} s`);
   } finally {
     starting = false;
     refreshStatus();
