@@ -31,9 +31,27 @@ def score(expected: str, result: str) -> int:
     return 0
 
 
-def run_task(svcomp: Path, yml: str, timeout: float, config: str) -> dict:
+def run_task(svcomp: Path, yml: str, timeout: float, config: str, cache: bool = False) -> dict:
+    """One task in its own process. ``cache``: with a fresh summary cache of its own and the
+    self-check on (an answer that used the cache is recomputed without it and compared), then
+    once more from that cache, checked the same way: a difference is an ERROR row."""
     cmd = [sys.executable, "-m", "cbam", "verify", str(svcomp / yml), "--format", "json", "--timeout", str(timeout),
-           "--config", config, "--no-progress", "--no-cache"]
+           "--config", config, "--no-progress"]
+    if not cache:
+        return _run(cmd + ["--no-cache"], yml, timeout)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        first = _run(cmd + ["--cache-dir", d, "--self-check"], yml, timeout * 2)
+        again = _run(cmd + ["--cache-dir", d, "--self-check"], yml, timeout * 2)
+    if again["result"] == "ERROR" or first["result"] == "ERROR":
+        bad = again if again["result"] == "ERROR" else first
+        return {**first, "result": "ERROR", "reason": bad["reason"]}
+    first["again"] = again["result"]
+    return first
+
+
+def _run(cmd: list[str], yml: str, timeout: float) -> dict:
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     try:
@@ -68,6 +86,8 @@ def main() -> int:
     ap.add_argument("--filter", default="")
     ap.add_argument("--config", default="value")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    ap.add_argument("--cache", action="store_true",
+                    help="each task with a fresh cache, twice, with the self-check on (see run_task)")
     args = ap.parse_args()
     svcomp = Path(args.svcomp)
     rows = []
@@ -77,7 +97,8 @@ def main() -> int:
                 rows.append(r)
     # Peak memory per task needs one child at a time per worker; wait4 in run_task collects it.
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda r: run_task(svcomp, r["task_yml_path"], args.timeout, args.config), rows))
+        results = list(pool.map(lambda r: run_task(svcomp, r["task_yml_path"], args.timeout, args.config, args.cache),
+                                rows))
     os.makedirs(args.out, exist_ok=True)
     lines = ["| task | expected | result | time (s) | peak MB | note |", "|---|---|---|---:|---:|---|"]
     per_folder: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -110,8 +131,9 @@ def main() -> int:
                        f"{d['WRONG']} | {d['unknown']} | {d['n/a']} | {d['score']} |")
     stamp = time.strftime("%Y%m%d-%H%M%S")
     report = "\n".join(summary) + "\n\n" + "\n".join(lines) + "\n"
-    Path(args.out, f"svcomp-{args.config}-{stamp}.md").write_text(report)
-    Path(args.out, f"svcomp-{args.config}-{stamp}.json").write_text(json.dumps(results, indent=1))
+    tag = f"{args.config}{'-cache' if args.cache else ''}"
+    Path(args.out, f"svcomp-{tag}-{stamp}.md").write_text(report)
+    Path(args.out, f"svcomp-{tag}-{stamp}.json").write_text(json.dumps(results, indent=1))
     print(report)
     return 1 if total["WRONG"] else 0
 

@@ -35,12 +35,17 @@ def enabled() -> bool:
 
 
 def violation_identity(v: dict[str, Any]) -> str:
-    return json.dumps([v["message"], v["range"]], sort_keys=True)
+    """Which check fails (its kind and place), whatever inputs the report gives as an example."""
+    return json.dumps([v["kind"], v["function"], v["range"]], sort_keys=True)
 
 
 def _strip(v: dict[str, Any]) -> dict[str, Any]:
-    """A violation as the user sees it (ranges name files, which are the same file here)."""
-    return {"message": v["message"], "range": v["range"], "path": v["path"], "inputs": v["inputs"]}
+    """A violation's check and its path, step by step: where each step is, what kind it is and
+    which branch it takes. Not the example values: z3 picks a model of the same path formula,
+    and which one depends on what its context saw before, not on the program."""
+    steps = [[s["kind"], s["function"], s["range"], s["text"], s["message"] if s["kind"] == "branch" else None]
+             for s in v["path"]]
+    return {"check": violation_identity(v), "path": steps, "inputs": [(i["source"], i["type"]) for i in v["inputs"]]}
 
 
 def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> str | None:
@@ -69,8 +74,8 @@ def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> s
             return "the runs report different violations or error paths"
         # A search that stopped on a path it could not settle found what it met before it.
         exhaustive = not cached.get("search_stopped") and not scratch.get("search_stopped")
-        if hinted and several and exhaustive and sorted(map(violation_identity, mine)) != sorted(
-                map(violation_identity, theirs)):
+        if hinted and several and exhaustive and sorted(v["check"] for v in mine) != sorted(
+                v["check"] for v in theirs):
             return "the runs report different sets of failing checks"
     return None
 

@@ -279,3 +279,37 @@ def test_function_keys_follow_the_options_that_decide_summaries(tmp_path):
     assert function_keys(program, VerifyOptions(timeout=5, harness=False, max_violations=9)) == base
     for changed in (VerifyOptions(config="value"), VerifyOptions(predicate_theory="lia"), VerifyOptions(order="bfs")):
         assert function_keys(program, changed)["leaf"] != base["leaf"]
+
+
+def test_self_check_comparison_rules():
+    """The definition of "the same answer" the property tests and the self-check share."""
+    def report(verdict, violations=(), reused=False, kind="", stopped="", cut=0):
+        return {"verdict": verdict, "reason": kind, "reason_kind": kind, "search_stopped": stopped,
+                "statistics": {"precision_reused": reused, "phases_cut_by_time": cut}, "violations": list(violations)}
+
+    def violation(line, value, branch="taken"):
+        rng = {"file": "F", "start": {"line": line, "column": 1}, "end": {"line": line, "column": 5}}
+        return {"kind": "reach_error", "function": "main", "range": rng, "message": f"reach_error() (n = {value})",
+                "inputs": [{"source": "n", "type": "int", "value": value}],
+                "path": [{"kind": "input", "function": "main", "range": None, "text": "", "message": f"n = {value}"},
+                         {"kind": "branch", "function": "main", "range": rng, "text": "n > 2",
+                          "message": f"branch `n > 2` {branch}"}]}
+
+    assert selfcheck.compare(report("TRUE"), report("FALSE", [violation(3, 1)]), False) is not None
+    assert selfcheck.compare(report("UNKNOWN", kind="no-progress"), report("TRUE"), False) is not None
+    assert selfcheck.compare(report("TRUE"), report("UNKNOWN", kind="no-progress"), False) is not None
+    # A reused precision may decide what a fresh run gives up on; timing makes runs incomparable.
+    assert selfcheck.compare(report("TRUE", reused=True), report("UNKNOWN", kind="no-progress"), False) is None
+    assert selfcheck.compare(report("UNKNOWN", kind="timeout"), report("TRUE"), False) is None
+    assert selfcheck.compare(report("TRUE", cut=1), report("UNKNOWN", kind="no-progress"), False) is None
+    # The same path with other example values is the same violation; another branch is not.
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)]), report("FALSE", [violation(3, 2)]), True) is None
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)]),
+                             report("FALSE", [violation(3, 1, "not taken")]), True) is not None
+    # With a reused precision: any real violation first, but the same set when both searched everything.
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)], reused=True),
+                             report("FALSE", [violation(4, 1)]), False) is None
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)], reused=True),
+                             report("FALSE", [violation(4, 1)]), True) is not None
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)], reused=True, stopped="no-progress"),
+                             report("FALSE", [violation(4, 1)]), True) is None

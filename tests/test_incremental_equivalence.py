@@ -26,7 +26,7 @@ from cbam.engine.cache.store import CacheStore
 from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from .edit_programs import Prog, apply_edit, edits, programs, sibling
@@ -34,7 +34,7 @@ from .edit_programs import Prog, apply_edit, edits, programs, sibling
 MODES = {"first": {"max_violations": 1}, "editor": {"max_violations": 20, "extra_search_after_violation": 30.0}}
 # Sequences per configuration and mode in CI (the predicate analysis costs the most per run);
 # bench/differential.py runs the same comparison at any scale.
-EXAMPLES = {"value": 50, "interval": 40, "predicate": 4, "value+predicate": 4}
+EXAMPLES = {"value": 60, "interval": 50, "predicate": 4, "value+predicate": 4}
 
 
 def observe(result) -> tuple:
@@ -89,7 +89,8 @@ def compare_along_edits(prog: Prog, edit_list: list, config: str, mode: str, sam
 
 
 def _sequences(config: str):
-    return settings(max_examples=EXAMPLES[config], deadline=None,
+    # No shrinking: a failure prints its sequence at once (shrinking one took over five minutes).
+    return settings(max_examples=EXAMPLES[config], deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -281,7 +281,11 @@ class BAM:
             for e in exits:
                 if not any(self.cpa.is_less_or_equal(e.state, o.state) for o in merged):
                     merged.append(e)
-            updates = self.summary_updates.get(key, 0) + 1
+            # Count the updates that changed the summary, not the re-analyses: when widening
+            # starts must depend on the block's own summaries, not on how often an enclosing
+            # fixpoint happened to re-run it (or a cached result would differ from a fresh one).
+            grew = len(merged) != len(old)
+            updates = self.summary_updates.get(key, 0) + (1 if grew or not old else 0)
             self.summary_updates[key] = updates
             # Join for the first few updates, widen after: delayed widening keeps small bounds.
             prev = [o.state for o in old] if updates > WIDEN_DELAY else []
