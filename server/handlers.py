@@ -559,8 +559,8 @@ def publish_outcome(ls: CbamServer, state: DocState, outcome: JobOutcome, versio
             diags.append(lsp.Diagnostic(range=to_range(where), message=f"cbam could not decide: {reason}{tag}",
                                         severity=severity, source="cbam", code=Code.UNKNOWN.value,
                                         data={"cached": cached, "reason": result.get("reason_kind")}))
+    # The lenses are refreshed when the document's status becomes "done" (verify_document), once.
     publish(ls, state, diags, version)
-    refresh_code_lenses(ls)
 
 
 def violation_diagnostic(ls: CbamServer, state: DocState, v: dict[str, Any], tag: str) -> lsp.Diagnostic:

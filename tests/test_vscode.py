@@ -258,6 +258,11 @@ class VSCode:
     def status_bar(self) -> list[str]:
         return self.page("eval", expr="[...document.querySelectorAll('.statusbar-item')].map(e => e.textContent)")
 
+    def rendered_lenses(self) -> list[str]:
+        """The code lenses the editor shows (not what the provider would answer now)."""
+        return self.page("eval", expr="""[...document.querySelectorAll('.editor-instance .codelens-decoration')]
+            .map(e => e.textContent)""")
+
     def annotations(self) -> list[str]:
         """The texts of the inline after-line decorations in the visible editor, top to bottom."""
         return self.page("eval", expr="""(() => {
@@ -378,6 +383,7 @@ def test_cbam_in_vscode(vscode: VSCode) -> None:
         with step("code lenses and status bar"):
             lenses = _wait("the code lenses", lambda: vscode.lenses("buggy.c"), 20)
             assert sorted(lenses) == ["cbam: ✓ verified — Verify", "cbam: ✗ violation — Verify"], lenses
+            _wait("the editor to show them", lambda: sorted(vscode.rendered_lenses()) == sorted(lenses), 20)
             _wait("the status bar to count one violation",
                   lambda: any("1 violation" in s for s in vscode.status_bar()), 20)
 
@@ -428,6 +434,9 @@ def test_cbam_in_vscode(vscode: VSCode) -> None:
                   lambda: vscode.lenses("buggy.c") == ["cbam: ✓ verified — Verify"] * 2, 20)
             _wait("the status bar to say verified", lambda: any("verified" in s for s in vscode.status_bar()), 20)
             _wait("the annotations to go", lambda: vscode.annotations() == [], 10)
+            assert not any("cbam: step" in s for s in vscode.status_bar()), vscode.status_bar()
+            _wait("the editor's lenses to say verified", lambda: vscode.rendered_lenses() == ["cbam: ✓ verified — Verify"] * 2,
+                  20)
         snap("fixed")
 
         with step("F8 is VS Code's own again once the violation is gone"):

@@ -13,7 +13,7 @@ async function main() {
     executablePath: process.argv[3],
     userDataDir: process.argv[4],
     headless: true,
-    defaultViewport: { width: 1400, height: 900 },
+    defaultViewport: { width: 1600, height: 900 },
     // Chromium's own network traffic goes nowhere on these machines; without these flags it
     // keeps retrying connections that are refused.
     args: [

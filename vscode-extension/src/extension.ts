@@ -41,6 +41,7 @@ let starting = false;
 const docStates = new Map<string, DocState>();
 let stepper: ErrorPathStepper | undefined;
 let stepperUri = ""; // the document whose diagnostic the stepper belongs to
+let stepMessage: vscode.Disposable | undefined; // "cbam: step 3/8: ..." in the status bar
 let stepDecoration: vscode.TextEditorDecorationType;
 let currentDecoration: vscode.TextEditorDecorationType;
 
@@ -377,6 +378,8 @@ function stopStepping(): void {
   if (stepper === undefined) {
     return;
   }
+  stepMessage?.dispose();
+  stepMessage = undefined;
   stepper = undefined;
   drawSteps();
   void vscode.commands.executeCommand("setContext", "cbam.steppingErrorPath", false);
@@ -405,7 +408,8 @@ async function showStep(): Promise<void> {
   editor.selection = new vscode.Selection(range.start, range.start);
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   drawSteps();
-  vscode.window.setStatusBarMessage(`cbam: ${stepper.label()}`, 5000);
+  stepMessage?.dispose();
+  stepMessage = vscode.window.setStatusBarMessage(`cbam: ${stepper.label()}`, 5000);
 }
 
 function startStepping(): void {
