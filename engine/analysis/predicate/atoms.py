@@ -172,18 +172,32 @@ def atom_to_z3(a: Atom, term: Callable[[str], z3.ExprRef], types: Callable[[str]
         # modular equality at the widest operand's width
         w = max(types(v).bits for v, _ in items)
         return _bv_sum(items, term, types, w) == z3.BitVecVal(const % (1 << w), w)
-    # signed comparison at the wide width: the sum's exact value is representable
-    return _bv_sum(items, term, types, WIDE) <= z3.BitVecVal(const % (1 << WIDE), WIDE)
+    # signed comparison at a width where the sum's exact value is representable
+    w = exact_width(items, const, types)
+    return _bv_sum(items, term, types, w) <= z3.BitVecVal(const % (1 << w), w)
+
+
+def exact_width(items, const: int, types: Callable[[str], IntType]) -> int:
+    """A width at which sum(c_i * x_i) and const are exact signed values: each term needs the
+    variable's bits, its coefficient's bits and a sign bit; the sum a carry bit per doubling.
+    (A fixed 130 bits was as exact, but bit-blasting its adders cost most of the solver's time.)"""
+    term = max(types(v).bits + abs(c).bit_length() + 1 for v, c in items)
+    return min(WIDE, max(term + len(items).bit_length() + 1, abs(const).bit_length() + 2))
 
 
 def _bv_sum(items, term: Callable[[str], z3.ExprRef], types: Callable[[str], IntType], w: int) -> z3.BitVecRef:
-    parts = []
+    """sum(c_i * x_i) modulo 2^w. A negative coefficient is a negation of the positive product:
+    the same value, without multiplying by a constant whose bits are nearly all set."""
+    pos, neg = [], []
     for v, c in items:
         x = extend(term(v), types(v), w)
-        parts.append(x if c == 1 else z3.BitVecVal(c % (1 << w), w) * x)
-    s = parts[0]
-    for p in parts[1:]:
+        t = x if abs(c) == 1 else z3.BitVecVal(abs(c), w) * x
+        (pos if c > 0 else neg).append(t)
+    s = pos[0] if pos else -neg.pop(0)
+    for p in pos[1:]:
         s = s + p
+    for n in neg:
+        s = s - n
     return s
 
 
