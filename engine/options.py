@@ -8,7 +8,7 @@ from collections import namedtuple
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 
 if TYPE_CHECKING:
-    from .analysis.precision import ValuePrecision
+    from .analysis.value.precision import ValuePrecision
 
 # The analysis configurations and predicate theories a run can ask for. The analysis registry
 # (issue 17) will own these; until then every caller takes them from here.

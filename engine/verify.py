@@ -11,22 +11,22 @@ from typing import NamedTuple
 from . import selfcheck
 from .analysis.bam import BAM, CacheInconsistency
 from .analysis.blocks import build_blocks
+from .analysis.callstack import CallstackCPA
 from .analysis.cegar import cegar
 from .analysis.cpa import CompositeCPA
 from .analysis.cpa_algorithm import Budget, BudgetExceeded
-from .analysis.domains.callstack import CallstackCPA
-from .analysis.domains.interval import IntervalCPA
-from .analysis.domains.location import LocationCPA
-from .analysis.domains.value import ValueCPA
 from .analysis.harness import write_harness
-from .analysis.interpolation import ValueRefiner
-from .analysis.precision import ValuePrecision
+from .analysis.interval.cpa import IntervalCPA
+from .analysis.location import LocationCPA
 from .analysis.predicate.atoms import atom_vars, base_var
 from .analysis.predicate.cpa import PredicateCPA, PredicatePrecision
-from .analysis.predicate.interpolate import PredicateRefiner
+from .analysis.predicate.refiner import PredicateRefiner
 from .analysis.report import build_violation
 from .analysis.result import Statistics, UnknownReason, VerificationResult
 from .analysis.smt import set_deadline
+from .analysis.value.cpa import ValueCPA
+from .analysis.value.precision import ValuePrecision
+from .analysis.value.refiner import ValueRefiner
 from .cache import certificate, keys, unchanged
 from .cache.blockcache import PersistentBlocks, function_keys
 from .cache.results import dump_result, load_result

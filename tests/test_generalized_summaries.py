@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis.domains import symbolic as sym
-from cbam.engine.analysis.domains.value import ValueCPA, evaluate, evaluate_symbolic
 from cbam.engine.analysis.summaries import summary_lines
+from cbam.engine.analysis.value import symbolic as sym
+from cbam.engine.analysis.value.cpa import ValueCPA, evaluate, evaluate_symbolic
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.cfa.ctype import IntType
 from cbam.engine.cfa.ir import Binary, Cast, Const, Unary, Var

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from cbam.engine.analysis.cpa import Block
-from cbam.engine.analysis.domains.interval import IntervalCPA, IntervalState
+from cbam.engine.analysis.interval.cpa import IntervalCPA, IntervalState
 
 from .conftest import ROOT, check_error_path, load_src, verify_src
 

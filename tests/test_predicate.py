@@ -10,7 +10,7 @@ from cbam.engine.analysis.path import reconstruct
 from cbam.engine.analysis.predicate.atoms import atom_from_json, atom_to_c, atom_to_json, atoms_of, make_atom
 from cbam.engine.analysis.predicate.cpa import PredicateCPA, PredicatePrecision, PredState
 from cbam.engine.analysis.predicate.formula import Theory
-from cbam.engine.analysis.predicate.interpolate import TreeBuilder, _post_order, spacer_interpolants
+from cbam.engine.analysis.predicate.refiner import TreeBuilder, _post_order, spacer_interpolants
 from cbam.engine.analysis.smt import check_path
 from cbam.engine.verify import _component, make_cpa
 
@@ -121,7 +121,7 @@ def _assert_tree_interpolant(root, itp):
         s.add(*[itp.get(id(c), z3.BoolVal(True)) for c in n.children], *n.label, z3.Not(i))
         assert s.check() == z3.unsat
         own = {a.get_id() for a in n.args}
-        from cbam.engine.analysis.predicate.interpolate import _consts
+        from cbam.engine.analysis.predicate.refiner import _consts
 
         assert all(c.get_id() in own for c in _consts(i))
     s = z3.Solver()
@@ -158,7 +158,7 @@ def test_sum_is_proven_with_a_relational_summary(tmp_path):
     assert r.verdict == "TRUE", r.reason
     assert r.statistics.refinements >= 1
     p, cpa, path = _spurious_path(SUM, tmp_path)
-    from cbam.engine.analysis.predicate.interpolate import PredicateRefiner
+    from cbam.engine.analysis.predicate.refiner import PredicateRefiner
 
     ref = PredicateRefiner(cpa)
     new, why = ref.refine(p, path, {"predicate": PredicatePrecision()}, lambda: None)

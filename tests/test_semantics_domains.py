@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from cbam.engine.analysis.callstack import CallstackCPA
 from cbam.engine.analysis.cpa import Block, CompositeCPA
-from cbam.engine.analysis.domains.callstack import CallstackCPA
-from cbam.engine.analysis.domains.location import LocationCPA
-from cbam.engine.analysis.domains.value import ValueCPA, ValueState, evaluate, solve_for_var
-from cbam.engine.analysis.precision import ValuePrecision
+from cbam.engine.analysis.location import LocationCPA
+from cbam.engine.analysis.value.cpa import ValueCPA, ValueState, evaluate, solve_for_var
+from cbam.engine.analysis.value.precision import ValuePrecision
 from cbam.engine.cfa.ctype import DataModel
 from cbam.engine.cfa.ir import Binary, Cast, Const, Unary, Var
 from cbam.engine.cfa.semantics import eval_binary, eval_cast, eval_unary
@@ -131,9 +131,9 @@ def test_interpolation_tracks_only_what_refutes_the_path(tmp_path):
     from cbam.engine.analysis.bam import BAM
     from cbam.engine.analysis.blocks import build_blocks
     from cbam.engine.analysis.cpa_algorithm import Budget
-    from cbam.engine.analysis.interpolation import interpolate, interpolate_by_slice
     from cbam.engine.analysis.path import reconstruct
     from cbam.engine.analysis.smt import check_path
+    from cbam.engine.analysis.value.refiner import interpolate, interpolate_by_slice
 
     src = """
     extern int system_call();

@@ -148,6 +148,19 @@ def _wait(what: str, probe: Callable[[], Any], timeout: float, interval: float =
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what} (last: {last!r})")
 
 
+def _servers_in(folder: Path) -> list[int]:
+    """The cbam language servers running in ``folder`` (the extension starts them there)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if b"cbam.server.lsp" in (entry / "cmdline").read_bytes() and (entry / "cwd").resolve() == folder:
+                    out.append(int(entry.name))
+            except OSError:
+                continue
+    return out
+
+
 # ---- the session ----------------------------------------------------------------------------
 class VSCode:
     """code-server with the extensions installed, a browser showing it, and the driver."""
@@ -492,6 +505,16 @@ def test_cbam_in_vscode(vscode: VSCode) -> None:
             activation_failed()
             assert "[error]" not in vscode.cbam_log(), vscode.cbam_log()
             assert not list(ws.glob("summaries.sqlite*"))
+
+        with step("a crashed server is restarted, and its results come back"):
+            [old] = _wait("the server process", lambda: _servers_in(ws), 10)
+            os.kill(old, signal.SIGKILL)
+            new = _wait("a new server process", lambda: [p for p in _servers_in(ws) if p != old], 60)
+            assert len(new) == 1, new
+            _wait("buggy.c's violation again", lambda: [x["code"] for x in vscode.cbam_diagnostics("buggy.c")]
+                  == ["violation"], 60)
+            _wait("the status bar to say verified for safe.c",
+                  lambda: any("verified" in s for s in vscode.status_bar()), 30)
 
         with step(f"the first squiggle within {COLD_OPEN_LIMIT:g} s of a cold open"):
             cold = timings.get("cold open to first squiggle", 1e9)

@@ -10,8 +10,8 @@ import itertools
 import re
 from typing import Any
 
-from .domains import symbolic as sym
-from .domains.value import CONSTRAINTS, NODES
+from .value import symbolic as sym
+from .value.cpa import CONSTRAINTS, NODES
 
 RESULT = "::__retval"
 FORMULA = "\0formula"  # the key under which a predicate state's C formula travels in the facts

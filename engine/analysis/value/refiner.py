@@ -8,9 +8,9 @@ refined precision.
 
 from __future__ import annotations
 
-from ..cfa.cfa import CFANode, Program
-from ..cfa.ctype import IntType
-from ..cfa.ir import (
+from ...cfa.cfa import CFANode, Program
+from ...cfa.ctype import IntType
+from ...cfa.ir import (
     AbortEdge,
     AssignEdge,
     AssumeEdge,
@@ -22,9 +22,9 @@ from ..cfa.ir import (
     ReturnEdge,
     Var,
 )
-from ..cfa.semantics import eval_cast
-from .domains.value import evaluate, solve_for_var
-from .path import ErrorPath
+from ...cfa.semantics import eval_cast
+from ..path import ErrorPath
+from .cpa import evaluate, solve_for_var
 from .precision import ValuePrecision
 
 Values = dict[str, int]

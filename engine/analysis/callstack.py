@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cfa.cfa import CFANode, FunctionCFA
-from ...cfa.ir import CallEdge, Edge
-from ..cpa import CPA, Block
+from ..cfa.cfa import CFANode, FunctionCFA
+from ..cfa.ir import CallEdge, Edge
+from .cpa import CPA, Block
 
 Stack = tuple[str, ...]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from ..cpa import Block
+from .cpa import Block
 
 F = TypeVar("F")
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING
 
-from ..cfa.cfa import CFANode, Program
+from ...cfa.cfa import CFANode, Program
 
 if TYPE_CHECKING:
-    from .cpa import Block
+    from ..cpa import Block
 
 
 class ValuePrecision:

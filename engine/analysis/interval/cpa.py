@@ -32,7 +32,7 @@ from ...cfa.ir import (
     Var,
 )
 from ..cpa import CPA, Block
-from .varmap import expand_map, rebuild_map, reduce_map
+from ..varmap import expand_map, rebuild_map, reduce_map
 
 Itv = tuple[int, int]
 

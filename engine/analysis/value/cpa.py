@@ -33,15 +33,15 @@ from ...cfa.ir import (
 )
 from ...cfa.semantics import eval_binary, eval_cast, eval_unary
 from ..cpa import CPA, Block
-from ..precision import ValuePrecision
+from ..varmap import expand_map, rebuild_map, reduce_map
 from . import symbolic as sym
-from .varmap import expand_map, rebuild_map, reduce_map
+from .precision import ValuePrecision
 
 
 class ValueState:
     """An immutable map variable -> int.
 
-    In a generalized block (see domains/symbolic.py) values may also be symbolic
+    In a generalized block (see value/symbolic.py) values may also be symbolic
     expressions over the block's entry values, and ``c`` holds the branch constraints on
     them taken so far, as (expression, truth) pairs; ``c`` is None everywhere else.
     """
