@@ -53,11 +53,17 @@ class JobOutcome:
 def worker_main(conn: Connection) -> None:
     # The engine's imports (pycparser, z3, the analyses) cost about half a second: paid here,
     # before the first job arrives, not after.
-    import cbam.engine.cache.store  # noqa: F401
-    import cbam.engine.frontend.load  # noqa: F401
-    import cbam.engine.verify  # noqa: F401
-    import z3  # noqa: F401
-
+    try:
+        import cbam.engine.cache.store  # noqa: F401
+        import cbam.engine.frontend.load  # noqa: F401
+        import cbam.engine.verify  # noqa: F401
+        import z3  # noqa: F401
+    except Exception:
+        # An installation that cannot run the engine: each job is answered with why, rather
+        # than by a worker that dies and says nothing.
+        broken: str | None = traceback.format_exc(limit=8)
+    else:
+        broken = None
     stores: dict = {}
     while True:
         try:
@@ -66,6 +72,9 @@ def worker_main(conn: Connection) -> None:
             return
         if job is None:
             return
+        if broken is not None:
+            conn.send(("error", job.id, broken))
+            continue
         _run_job(conn, job, stores)
 
 
@@ -256,6 +265,7 @@ class Worker:
                 self._killed.discard(job.id)
 
     def _gone(self, job: Job, proc: multiprocessing.process.BaseProcess) -> JobOutcome:
+        proc.join(1)  # its pipe closes just before it exits: wait for the exit status
         with self.lock:
             if job.id in self._killed:
                 return JobOutcome("cancelled")

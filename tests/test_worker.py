@@ -67,3 +67,26 @@ def test_cancelled_job_does_not_take_the_next_jobs_process(tmp_path: Path) -> No
             assert safe.payload["result"]["verdict"] == "TRUE"
     finally:
         worker.shutdown()
+
+
+def test_a_worker_that_cannot_import_the_engine_says_why(tmp_path: Path, monkeypatch) -> None:
+    """A broken installation answers each job with the import error (it once died silently, and
+    the editor said only "the analysis worker stopped unexpectedly (exit code None)")."""
+    import multiprocessing
+    import sys
+
+    from cbam.server.worker import worker_main
+
+    monkeypatch.setitem(sys.modules, "cbam.engine.verify", None)  # importing it raises ImportError
+    parent, child = multiprocessing.Pipe()
+    t = threading.Thread(target=worker_main, args=(child,))
+    t.start()
+    try:
+        parent.send(_job(tmp_path / "w.c", SAFE, 7))
+        assert parent.poll(30)
+        kind, jid, error = parent.recv()
+        assert (kind, jid) == ("error", 7)
+        assert "cbam.engine.verify" in error and "Error" in error.strip().splitlines()[-1]
+    finally:
+        parent.send(None)
+        t.join(30)

@@ -247,8 +247,26 @@ function commandArguments(command: string, args: unknown[]): unknown[] | undefin
   return command === "cbam.verifyFunction" ? [uri, functionAtCursor() ?? "main"] : [uri];
 }
 
-function clientFor(proc: ChildProcess): LanguageClient {
+function clientFor(proc: ChildProcess, root: string): LanguageClient {
   let running = false;
+  let first: ChildProcess | undefined = proc;
+  // The language client calls this again to restart a server that crashed: a new process then.
+  const serverOptions = async (): Promise<ChildProcess> => {
+    if (first !== undefined) {
+      const p = first;
+      first = undefined;
+      return p;
+    }
+    const l = await launch(root, true);
+    for (const note of l.notes) {
+      output[note.level](note.text);
+    }
+    if ("failure" in l) {
+      throw new Error(l.failure);
+    }
+    serverProcess = l.proc;
+    return l.proc;
+  };
   let crashes: ErrorHandler | undefined;
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: "file", language: "c" }],
@@ -274,7 +292,7 @@ function clientFor(proc: ChildProcess): LanguageClient {
       },
     },
   };
-  const c = new LanguageClient("cbam", "cbam", () => Promise.resolve(proc), clientOptions);
+  const c = new LanguageClient("cbam", "cbam", serverOptions, clientOptions);
   crashes = c.createDefaultErrorHandler();
   c.registerFeature(statusCapability);
   c.onNotification("cbam/status", (p: { uri: string; state: DocState }) => {
@@ -284,10 +302,16 @@ function clientFor(proc: ChildProcess): LanguageClient {
   c.onDidChangeState((e) => {
     running ||= e.newState === State.Running;
     void vscode.commands.executeCommand("setContext", "cbam.serverRunning", e.newState === State.Running);
-    if (e.newState === State.Stopped && client === c) {
-      serverProblem = "the cbam server stopped; run 'cbam: Restart Server' (details in the cbam output)";
-      refreshStatus();
+    if (client !== c) {
+      return;
     }
+    if (e.newState === State.Stopped) {
+      serverProblem = "the cbam server stopped; run 'cbam: Restart Server' (details in the cbam output)";
+    } else if (e.newState === State.Running) {
+      serverProblem = undefined;  // restarted after a crash
+    }
+    docStates.clear();  // a new server says again what it knows
+    refreshStatus();
   });
   return c;
 }
@@ -311,7 +335,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
         launched = await launch(context.extensionPath, true);
         continue;
       }
-      const c = clientFor(launched.proc);
+      const c = clientFor(launched.proc, context.extensionPath);
       const t0 = Date.now();
       try {
         await c.start();
