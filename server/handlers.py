@@ -24,6 +24,7 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -44,8 +45,8 @@ STATUS_NOTIFICATION = "cbam/status"
 STATUS_CAPABILITY = "cbamStatus"
 
 
-class DocStatus:
-    """What ``cbam/status`` says about a document."""
+class DocStatus(StrEnum):
+    """What ``cbam/status`` says about a document (vscode-extension/src/codes.ts: DocState)."""
 
     IDLE = "idle"  # nothing verified yet (trigger "manual", or not a C file)
     VERIFYING = "verifying"  # an analysis runs or is about to
@@ -78,7 +79,7 @@ class DocState:
     functions: list[dict[str, Any]] = field(default_factory=list)
     cache_dir: str | None = None  # the cache that produced ``result`` (None: the cache was off)
     max_violations: int = 1  # the setting ``result`` was computed with
-    reported: str | None = None  # the last status sent to the client
+    reported: DocStatus | None = None  # the last status sent to the client
 
 
 class CbamProtocol(LanguageServerProtocol):
@@ -364,7 +365,7 @@ def schedule(ls: CbamServer, uri: str, delay: float = 0.0, entry: str | None = N
     notify_status(ls, state)
 
 
-def doc_status(state: DocState) -> str:
+def doc_status(state: DocState) -> DocStatus:
     if state.busy:
         return DocStatus.VERIFYING
     if state.published_version is None and state.result is None:
@@ -382,7 +383,7 @@ def notify_status(ls: CbamServer, state: DocState) -> None:
         return
     state.reported = status
     if ls.status_support:
-        ls.protocol.notify(STATUS_NOTIFICATION, {"uri": state.uri, "state": status, "version": state.version})
+        ls.protocol.notify(STATUS_NOTIFICATION, {"uri": state.uri, "state": status.value, "version": state.version})
     refresh_code_lenses(ls)
 
 

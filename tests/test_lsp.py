@@ -518,3 +518,14 @@ def test_tcp_transport(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_extension_knows_every_document_status():
+    import re
+
+    from cbam.server.handlers import DocStatus
+
+    ts = (Path(__file__).resolve().parents[1] / "vscode-extension" / "src" / "codes.ts").read_text()
+    m = re.search(r"export type DocState = ([^;]+);", ts)
+    assert m is not None
+    assert set(re.findall(r'"([a-z-]+)"', m.group(1))) == {s.value for s in DocStatus}
