@@ -148,17 +148,22 @@ def _wait(what: str, probe: Callable[[], Any], timeout: float, interval: float =
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what} (last: {last!r})")
 
 
-def _servers_in(folder: Path) -> list[int]:
-    """The cbam language servers running in ``folder`` (the extension starts them there)."""
+def _processes_with(text: str, cwd: Path | None = None) -> list[int]:
+    """The processes whose command line contains ``text`` (and that run in ``cwd``)."""
     out = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if b"cbam.server.lsp" in (entry / "cmdline").read_bytes() and (entry / "cwd").resolve() == folder:
+                if text.encode() in (entry / "cmdline").read_bytes() and (cwd is None or (entry / "cwd").resolve() == cwd):
                     out.append(int(entry.name))
             except OSError:
                 continue
     return out
+
+
+def _servers_in(folder: Path) -> list[int]:
+    """The cbam language servers running in ``folder`` (the extension starts them there)."""
+    return _processes_with("cbam.server.lsp", folder)
 
 
 # ---- the session ----------------------------------------------------------------------------
@@ -251,6 +256,11 @@ class VSCode:
             except ProcessLookupError:
                 pass
             p.wait(30)
+        # puppeteer starts Chromium in a process group of its own; what is left of it (if the
+        # helper died before closing it) is found by its profile folder, which is this test's.
+        for pid in _processes_with(str(self.base / "chromium")):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         self.log.close()
 
     # ---- what VS Code holds -------------------------------------------------------------
