@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable
 
 from cbam.cli import pp_options
-from cbam.engine.options import CONFIGS, THEORIES  # a light module: parsing arguments stays fast
+from cbam.engine.analysis import registry  # light modules: parsing arguments stays fast
+from cbam.engine.options import THEORIES
 
 EXIT_TRUE, EXIT_FALSE, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -36,8 +37,8 @@ def _add_verify(sub, add_frontend_options: Callable[[argparse.ArgumentParser], N
     add_frontend_options(p)
     p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per file (default 60)")
     p.add_argument("--memory-limit", type=int, default=8192, metavar="MB", help="address-space limit (default 8192)")
-    p.add_argument("--config", default="value+predicate", choices=CONFIGS,
-                   help="analysis configuration (default: value+predicate)")
+    p.add_argument("--config", default=registry.DEFAULT, choices=registry.names(),
+                   help=f"analysis configuration (default: {registry.DEFAULT})")
     p.add_argument("--predicate-theory", default="bv", choices=THEORIES,
                    help="path formulas of the predicate analysis: bv (exact, default) or lia (integers; "
                         "a proof is re-checked with bit-vectors)")
@@ -58,8 +59,8 @@ def _add_summary(sub, add_frontend_options: Callable[[argparse.ArgumentParser], 
     sm = sub.add_parser("summary", help="print the function summaries cbam infers")
     sm.add_argument("file")
     sm.add_argument("--function", help="only this function")
-    sm.add_argument("--config", default="value+predicate", choices=CONFIGS,
-                    help="analysis configuration (default: value+predicate)")
+    sm.add_argument("--config", default=registry.DEFAULT, choices=registry.names(),
+                    help=f"analysis configuration (default: {registry.DEFAULT})")
     sm.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
     sm.add_argument("--entry", default="main", metavar="FUNCTION")
     add_frontend_options(sm)

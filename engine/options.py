@@ -5,26 +5,21 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
+from .analysis import registry
 
-if TYPE_CHECKING:
-    from .analysis.value.precision import ValuePrecision
-
-# The analysis configurations and predicate theories a run can ask for. The analysis registry
-# (issue 17) will own these; until then every caller takes them from here.
-CONFIGS = ("value", "interval", "predicate", "value+predicate")
+# The predicate theories and data models a run can ask for (the configurations are the
+# analysis registry's).
 THEORIES = ("bv", "lia")
 DATA_MODELS = ("LP64", "ILP32")
 
 _FIELDS = {
-    "config": "value+predicate",
+    "config": registry.DEFAULT,
     "timeout": 60.0,
     "max_violations": 1,
     "order": "dfs",
     "harness": True,
     "cancel": None,
     "extra_search_after_violation": None,
-    "initial_precision": None,
     "cache": None,
     "predicate_theory": "bv",
 }
@@ -43,14 +38,14 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     harness: bool
     cancel: object  # callable returning True when the run should stop
     extra_search_after_violation: float | None  # seconds for further violations after the first
-    initial_precision: ValuePrecision | None
     cache: object  # cache.store.CacheStore, or None for no persistent cache
     predicate_theory: str  # path formulas of the predicate analysis: "bv" (exact) or "lia" (checked)
 
     @property
     def theory(self) -> str:
-        """The theory a run actually uses: without predicates there is only the exact one."""
-        return self.predicate_theory if "predicate" in self.config else "bv"
+        """The theory a run actually uses (a configuration without predicates has one theory)."""
+        conf = registry.CONFIGURATIONS.get(self.config)
+        return self.predicate_theory if conf is not None and conf.uses_theory else "bv"
 
     def analysis_material(self) -> list:
         """The options a block abstraction depends on: the analysis and how it explores.
@@ -61,6 +56,4 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
         """Every option that can change a run's result, in a fixed order; each cache key of a
         run is derived from it (cache/keys.py). Not in it: the time limit (a run cut short by
         it is never stored as a result), cancellation and the cache itself."""
-        seed = self.initial_precision.to_json() if self.initial_precision is not None else None
-        return [*self.analysis_material(), self.max_violations, self.harness, self.extra_search_after_violation,
-                seed]
+        return [*self.analysis_material(), self.max_violations, self.harness, self.extra_search_after_violation]

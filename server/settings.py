@@ -7,8 +7,8 @@ committed package.json in step). A value of the wrong type, out of range or not 
 allowed ones falls back to the default, and the problem is returned so the server can report
 it: nothing is silently kept, nothing silently changed.
 
-The analysis names come from ``cbam.engine.options``, so a new configuration reaches the
-editor's enum from there.
+The configurations and their descriptions come from the analysis registry
+(``cbam.engine.analysis.registry``), so a new configuration reaches the editor's enum from there.
 """
 
 from __future__ import annotations
@@ -22,19 +22,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from cbam.engine.options import CONFIGS, DATA_MODELS, THEORIES, VerifyOptions
+from cbam.engine.analysis import registry
+from cbam.engine.options import DATA_MODELS, THEORIES, VerifyOptions
 
 SECTION = "cbam"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # gcc's -D: NAME, NAME=VALUE, or a function-like NAME(ARGS)=VALUE.
 _DEFINE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, .]*\))?(=.*)?\Z", re.S)
 
-CONFIG_DESCRIPTIONS = {
-    "value": "Explicit-value analysis with CEGAR (fast on concrete values and recursion).",
-    "interval": "Interval analysis with widening (no refinement).",
-    "predicate": "Predicate abstraction with tree interpolation (relational summaries such as \\result == n + m).",
-    "value+predicate": "Value analysis first; predicate refinement when a path is infeasible only through relations.",
-}
 THEORY_DESCRIPTIONS = {
     "bv": "Exact bit-vector formulas (C's machine integers).",
     "lia": "Unbounded integers for abstraction; a proof is re-checked with bit-vectors.",
@@ -83,7 +78,7 @@ SCHEMA: tuple[Spec, ...] = (
          minimum=0, maximum=60_000),
     Spec("timeout", "number", 30, "Time limit per analysis, in seconds.", minimum=1, maximum=86_400),
     Spec("config", "string", VerifyOptions._field_defaults["config"], "Analysis configuration.",
-         enum=CONFIGS, enum_descriptions=tuple(CONFIG_DESCRIPTIONS.get(c, c) for c in CONFIGS)),
+         enum=registry.names(), enum_descriptions=tuple(c.description for c in registry.CONFIGURATIONS.values())),
     Spec("predicateTheory", "string", VerifyOptions._field_defaults["predicate_theory"],
          "Path formulas of the predicate analysis.",
          enum=THEORIES, enum_descriptions=tuple(THEORY_DESCRIPTIONS.get(t, t) for t in THEORIES)),

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from cbam.engine.options import CONFIGS, DATA_MODELS, THEORIES
+from cbam.engine.analysis import registry
+from cbam.engine.options import DATA_MODELS, THEORIES
 from cbam.server import handlers
 from cbam.server.codes import Code
 from cbam.server.settings import SCHEMA, Settings, defaults, package_json_configuration, validate
@@ -26,7 +27,7 @@ def test_package_json_is_rendered_from_the_schema() -> None:
 
 def test_the_analysis_names_come_from_the_engine() -> None:
     props = package_json_configuration()["properties"]
-    assert props["cbam.config"]["enum"] == list(CONFIGS)
+    assert props["cbam.config"]["enum"] == list(registry.names())
     assert props["cbam.predicateTheory"]["enum"] == list(THEORIES)
     assert props["cbam.dataModel"]["enum"] == list(DATA_MODELS)
     assert all(props["cbam.config"]["enumDescriptions"])

@@ -29,6 +29,25 @@ class Refiner(Protocol):
         """A strictly finer precision that rules ``path`` out, or (None, why not)."""
 
 
+class ChainRefiner:
+    """Several analyses' refiners, tried in order: the first that rules the path out wins (for
+    value+predicate: explicit-value interpolation, then predicates for relations it cannot
+    express)."""
+
+    def __init__(self, parts: list[Refiner]):
+        self.parts = parts
+
+    def refine(self, program: Program, path: ErrorPath, precision: dict,
+               check: Callable[[], None]) -> tuple[dict | None, str]:
+        reasons = []
+        for part in self.parts:
+            new, why = part.refine(program, path, precision, check)
+            if new is not None:
+                return new, ""
+            reasons.append(why)
+        return None, "; ".join(reasons)
+
+
 @dataclass
 class Confirmed:
     path: ErrorPath

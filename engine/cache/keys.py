@@ -49,15 +49,15 @@ def digest(*parts: Any, length: int = 40) -> str:
     return sha256(text.encode()).hexdigest()[:length]
 
 
-def program_facts(program: Program) -> list:
-    """Program-wide facts a domain's transfer reads beyond a function's own code: which
-    variables have their address taken (a write through a pointer may change them)."""
-    return sorted(n for n, v in program.vars.items() if v.addressed)
-
-
 def analysis_context(program: Program, opts: VerifyOptions) -> str:
-    """What every block abstraction of a run depends on besides its own block."""
-    return digest(KEY_RECIPE, __version__, opts.analysis_material(), program.data_model.name, program_facts(program))
+    """What every block abstraction of a run depends on besides its own block: the analysis and
+    the program-wide facts its domains read beyond a function's own code (each analysis says
+    which, in its registry entry)."""
+    from ..analysis import registry
+
+    found = registry.analyses(registry.configuration(opts.config))
+    return digest(KEY_RECIPE, __version__, opts.analysis_material(), program.data_model.name,
+                  registry.context_facts(found, program))
 
 
 def result_key(program: Program, opts: VerifyOptions) -> str:
@@ -66,14 +66,13 @@ def result_key(program: Program, opts: VerifyOptions) -> str:
     cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
     reach = sorted(cg.reachable(program.start.name))
     fps = [(f, program.function_of_name(f).fingerprint) for f in reach]
-    return digest(KEY_RECIPE, "result", __version__, opts.key_material(), program.data_model.name, program.entry,
-                  fps, program_facts(program), length=64)
+    return digest(KEY_RECIPE, "result", opts.key_material(), analysis_context(program, opts), program.entry, fps,
+                  length=64)
 
 
 def source_run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
-    """The key of a run on a source (None: a run this shortcut does not serve, e.g. one
-    seeded with a precision, whose result depends on more than the source)."""
-    if source_key is None or opts.initial_precision is not None:
+    """The key of a run on a source (None: the source's files could not all be read)."""
+    if source_key is None:
         return None
     return digest(KEY_RECIPE, "source", __version__, source_key, opts.key_material(), length=64)
 

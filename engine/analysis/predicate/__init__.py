@@ -1,0 +1,40 @@
+"""Predicate abstraction under BAM with tree interpolation (seeds 003, 000, 001): the registry's
+``predicate``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..registry import Analysis, PrecisionCodec, Setup, addressed_variables
+from .atoms import atom_vars, base_var
+from .cpa import PredicateCPA, PredicatePrecision
+from .refiner import PredicateRefiner
+
+
+class PredicatePrecisions(PrecisionCodec):
+    def schedule(self) -> list[tuple[Any, float]]:
+        return [(PredicatePrecision(), 1.0)]
+
+    def to_json(self, prec: PredicatePrecision) -> Any:
+        return prec.to_json()
+
+    def from_json(self, data: Any) -> PredicatePrecision:
+        return PredicatePrecision.from_json(data)
+
+    def reuse(self, program, prec: PredicatePrecision) -> PredicatePrecision | None:
+        """The predicates over variables that still exist, at functions that still exist."""
+        known = program.vars
+        fns = set(program.functions) | {program.start.name}
+        at = {k: frozenset(a for a in v if all(base_var(x) in known for x in atom_vars(a)))
+              for k, v in prec.at_node.items() if k[0] in fns}
+        kept = PredicatePrecision({k: v for k, v in at.items() if v}, frozenset(k for k in prec.checks if k[0] in fns))
+        return kept if kept.at_node or kept.checks else None
+
+
+def _cpa(setup: Setup) -> PredicateCPA:
+    # Beside the value analysis, which already prunes the infeasible branches it can see, the
+    # path formula is checked only where a refinement asked for it (lazy checks).
+    return PredicateCPA(setup.program, setup.blocks, setup.theory, lazy_checks="value" in setup.companions)
+
+
+ANALYSIS = Analysis("predicate", _cpa, PredicateRefiner, PredicatePrecisions(), addressed_variables)

@@ -1,0 +1,13 @@
+"""Interval analysis with widening (no refinement): the registry's ``interval``."""
+
+from __future__ import annotations
+
+from ..registry import Analysis, Setup, addressed_variables
+from .cpa import IntervalCPA
+
+
+def _cpa(setup: Setup) -> IntervalCPA:
+    return IntervalCPA(setup.program)
+
+
+ANALYSIS = Analysis("interval", _cpa, None, None, addressed_variables)

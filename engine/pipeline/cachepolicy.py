@@ -1,0 +1,119 @@
+"""What a run reads from the persistent cache and what it files there (cache/keys.py decides the
+keys): the whole result, the learned precision (a hint), the counterexample certificate, the
+block abstractions (through BAM's persistent layer) and the answer for the unchanged source.
+
+The rule for filing: a verdict is sound whatever led to it, so TRUE and FALSE are kept; giving
+up is kept only if it did not depend on the machine's speed; a result whose search for further
+violations was cut by the extra-search limit (an option, part of the key) is kept, one cut by
+the run's own time limit is not.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..analysis.result import Statistics, UnknownReason, VerificationResult
+from ..cache import certificate, keys, unchanged
+from ..cache.blockcache import PersistentBlocks, function_keys
+from ..cache.results import dump_result, load_result
+from . import phases as phase_schedule
+
+if TYPE_CHECKING:
+    from ..analysis.bam import BAM
+    from ..analysis.cpa import Block, CompositeCPA
+    from ..analysis.registry import Analysis
+    from ..cache.store import CacheStore
+    from ..cfa.cfa import Program
+    from ..options import VerifyOptions
+
+
+class CachePolicy:
+    def __init__(self, store: CacheStore, program: Program, opts: VerifyOptions):
+        self.store = store
+        self.program = program
+        self.opts = opts
+        self.file = os.path.abspath(program.main_file)
+        self.result_key = keys.result_key(program, opts)
+        self.certificate_run = keys.certificate_run(opts)
+        self.blocks: PersistentBlocks | None = None
+
+    # ---- reading ------------------------------------------------------------------------
+    def cached_result(self, t0: float) -> VerificationResult | None:
+        """The whole result for this program and these options, mapped to where the code is now."""
+        cached = self.store.get_result(self.result_key)
+        restored = load_result(cached, self.program) if cached is not None else None
+        if restored is None:
+            return None
+        restored.warnings = [str(d) for d in self.program.diagnostics]
+        old = restored.statistics
+        restored.statistics = Statistics(time=round(time.monotonic() - t0, 3), precision_reused=old.precision_reused,
+                                         phases_cut_by_time=old.phases_cut_by_time)
+        restored.cache_key = self.result_key
+        restored.function_keys = function_keys(self.program, self.opts)
+        self._remember_source(restored)
+        return restored
+
+    def attach(self, cpa: CompositeCPA, blocks: dict[str, Block]) -> PersistentBlocks:
+        """BAM's persistent layer for this run."""
+        self.blocks = PersistentBlocks(self.store, self.program, cpa, blocks, self.opts, self.file)
+        return self.blocks
+
+    def hints(self, found: list[Analysis]) -> dict[str, Any]:
+        """The precision the last run of this file learned, where it still applies."""
+        return phase_schedule.reusable(found, self.program, self.store.get_precision(self.file, self.opts.config))
+
+    def revalidate(self, bam: BAM, precision: dict) -> VerificationResult | None:
+        """The certified violation, if its certificate still holds (first-violation mode only)."""
+        assert self.blocks is not None
+        return certificate.revalidate(self.store, self.blocks, bam, self.program, self.file, self.certificate_run,
+                                      precision)
+
+    # ---- filing ---------------------------------------------------------------------------
+    def file_result(self, result: VerificationResult, found: list[Analysis], precision: dict | None,
+                    certify: bool) -> None:
+        """A finished run: its result if it is an answer, its precision, and (first-violation mode)
+        its certificate or the removal of an old one."""
+        speed_dependent = result.verdict == "UNKNOWN" and (
+            result.reason_kind != UnknownReason.NO_PROGRESS or result.statistics.phases_cut_by_time)
+        if speed_dependent:
+            return
+        self._count(result)
+        if precision:
+            data = phase_schedule.to_json(found, precision)
+            if data:
+                self.store.put_precision(self.file, self.opts.config, data)
+        self._put(result)
+        if self.opts.max_violations == 1:
+            if certify and result.verdict == "FALSE":
+                assert self.blocks is not None
+                certificate.record(self.store, self.blocks, self.file, self.certificate_run, result)
+            else:
+                self.store.put_certificate(self.file, self.certificate_run, None)
+
+    def file_cut(self, result: VerificationResult, run_timed_out: bool) -> None:
+        """A search for further violations that stopped at a limit: kept if the limit was the
+        extra search's (an option in the key), not the run's own time limit."""
+        self._count(result)
+        if result.violations and result.search_stopped == UnknownReason.TIMEOUT and not run_timed_out:
+            self._put(result)
+
+    def file_certified(self, result: VerificationResult) -> None:
+        self._count(result)
+        self._put(result)
+
+    def _count(self, result: VerificationResult) -> None:
+        if self.blocks is not None:
+            result.statistics.summary_hits, result.statistics.summary_misses = self.blocks.hits, self.blocks.misses
+
+    def _put(self, result: VerificationResult) -> None:
+        self.store.put_result(self.result_key, self.file, result.verdict, dump_result(result))
+        result.cache_key = self.result_key
+        self._remember_source(result)
+
+    def _remember_source(self, result: VerificationResult) -> None:
+        """Let a later process answer the same source before parsing it (cache/unchanged.py)."""
+        key = keys.source_run_key(self.program.source_key, self.opts)
+        if key is not None:
+            unchanged.remember(self.store, key, self.file, result)
