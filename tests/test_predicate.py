@@ -322,17 +322,17 @@ def test_every_true_sum_task_is_proven_with_result_equal_n_plus_m(tmp_path):
 
 
 def test_calls_relation_fits_only_what_every_call_satisfies():
-    from cbam.engine.analysis.summaries import calls_relation
+    from cbam.engine.analysis.summaries import calls_relation, render_block
 
-    def block(n: int, m: int, res: int) -> dict:
-        return {"entry": [{"f::n": n, "f::m": m}], "exits": [[{"f::__retval": res}]]}
+    def block(n: int, m: int, *results: int) -> dict:
+        return {"rendered": render_block("f", ["n", "m"], {"f::n": n, "f::m": m},
+                                         [{"f::__retval": r} for r in results])}
 
     assert calls_relation("f", ["n", "m"], [block(i, 10 - i, 10) for i in range(4)]) == "\\result == n + m"
     assert calls_relation("f", ["n", "m"], [block(i, 3, i - 3) for i in range(4)]) == "\\result == n - 3"
     assert calls_relation("f", ["n", "m"], [block(i, 1, i * i) for i in range(4)]) is None  # not linear
     assert calls_relation("f", ["n", "m"], [block(1, 2, 3), block(2, 2, 4)]) is None  # too few calls
-    nondet = [block(i, 0, i) for i in range(3)] + [{"entry": [{"f::n": 5, "f::m": 0}],
-                                                   "exits": [[{"f::__retval": 5}], [{"f::__retval": 6}]]}]
+    nondet = [block(i, 0, i) for i in range(3)] + [block(5, 0, 5, 6)]
     assert calls_relation("f", ["n", "m"], nondet) is None  # one call with two results
 
 

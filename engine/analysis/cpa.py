@@ -123,6 +123,12 @@ class CPA(ABC):
         """Variables this state pins to one value, if the domain knows such a thing."""
         return None
 
+    def summary_facts(self, state: State) -> dict[str, Any]:
+        """What a summary shows of the state, per variable: an int (one value), a pair (a
+        range), or text (an expression); or a formula under summaries.FORMULA. Rendered when a
+        block is recorded, so that readers of the cache (hover, `cbam summary`) need no domain."""
+        return {}
+
     def widen_summary(self, old: list[State], new: list[State]) -> list[State] | None:
         """For recursion: combine a block's previous and new exit states so that the
         fixpoint terminates; None means "keep the states as they are" (finite domains)."""
@@ -263,6 +269,12 @@ class CompositeCPA:
         for i in idx:
             out[i] = self.components[i].widen_summary([s[i] for s in old], [s[i] for s in new])[0]
         return [tuple(out)]
+
+    def summary_facts(self, state: tuple) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for c, s in zip(self.components, state):
+            out.update(c.summary_facts(s))
+        return out
 
     def concrete_values(self, state: tuple) -> dict[str, int]:
         out: dict[str, int] = {}

@@ -2,6 +2,11 @@
 
 A summary line reads "entry context  ==>  exit", e.g. ``n == 3  ==>  \\result == 6`` for the
 value domain or ``true  ==>  0 <= \\result <= 255`` for intervals.
+
+Each domain says what its states show (``CPA.summary_facts``: per variable an int, a range or an
+expression; or a formula). A block abstraction is rendered from those facts when it is recorded
+(:func:`render_block`) and the text travels with it in the cache, so its readers, the hover and
+`cbam summary`, need no domain: they read rows (:func:`block_row`, :func:`calls_relation`).
 """
 
 from __future__ import annotations
@@ -10,46 +15,8 @@ import itertools
 import re
 from typing import Any
 
-from .value import symbolic as sym
-from .value.cpa import CONSTRAINTS, NODES
-
 RESULT = "::__retval"
-FORMULA = "\0formula"  # the key under which a predicate state's C formula travels in the facts
-
-
-def _facts(data: Any) -> dict[str, Any]:
-    """The variable facts of a serialised composite state (value: int, interval: [lo, hi];
-    a predicate state contributes its formula as a whole, a generalized value state its
-    expressions as text and its constraints as a formula)."""
-    out: dict[str, Any] = {}
-    for part in data if isinstance(data, list) else []:
-        if isinstance(part, dict) and "predicates" in part:
-            if part.get("text", "true") != "true":
-                out[FORMULA] = part["text"]
-        elif isinstance(part, dict) and CONSTRAINTS in part:
-            out.update(_symbolic_facts(part))
-        elif isinstance(part, dict):
-            out.update(part)
-    return out
-
-
-def _symbolic_facts(part: dict[str, Any]) -> dict[str, Any]:
-    try:
-        dec = sym.Decoder(part.get(NODES, []))
-        out: dict[str, Any] = {}
-        for k, v in part.items():
-            if k in (CONSTRAINTS, NODES):
-                continue
-            value = dec.value(v)
-            if isinstance(value, sym.Param) and value.name == k:
-                continue  # a parameter standing for itself: any value
-            out[k] = value if isinstance(value, int) else sym.render(value)
-        cons = [sym.render(dec.value(x)) if t else f"!({sym.render(dec.value(x))})" for x, t in part[CONSTRAINTS]]
-        if cons:
-            out[FORMULA] = " && ".join(cons)
-        return out
-    except (KeyError, IndexError, TypeError, ValueError):
-        return {}
+FORMULA = "\0formula"  # the key under which a state's formula travels in its facts
 
 
 def _fact(name: str, v: Any) -> str:
@@ -66,16 +33,14 @@ def _formula(facts: dict[str, Any]) -> list[str]:
     return [f"({f})" if "||" in f else f]
 
 
-def describe_entry(entry: Any, fn: str, params: list[str]) -> str:
-    facts = _facts(entry)
+def describe_entry(facts: dict[str, Any], fn: str, params: list[str]) -> str:
     parts = [_fact(p, facts[f"{fn}::{p}"]) for p in params if f"{fn}::{p}" in facts]
     parts += [_fact(k, v) for k, v in sorted(facts.items()) if "::" not in k and k != FORMULA]
     parts += _formula(facts)
     return " && ".join(parts) if parts else "true"
 
 
-def describe_exit(exit_state: Any, fn: str) -> str:
-    facts = _facts(exit_state)
+def describe_exit(facts: dict[str, Any], fn: str) -> str:
     parts = []
     if fn + RESULT in facts:
         parts.append(_fact("\\result", facts[fn + RESULT]))
@@ -104,34 +69,43 @@ def _subsumed(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return True
 
 
-def _weakest(exits: list[Any], fn: str) -> list[Any]:
+def _weakest(exits: list[dict[str, Any]], fn: str) -> list[dict[str, Any]]:
     # Only what a summary shows counts: the result and the globals.
-    facts = [{k: v for k, v in _facts(x).items() if "::" not in k or k == fn + RESULT or k == FORMULA}
-             for x in exits]
+    facts = [{k: v for k, v in x.items() if "::" not in k or k == fn + RESULT or k == FORMULA} for x in exits]
     keep = []
     for i, fi in enumerate(facts):
         if any(j != i and _subsumed(fi, fj) and not (_subsumed(fj, fi) and j > i) for j, fj in enumerate(facts)):
             continue
-        keep.append(exits[i])
+        keep.append(facts[i])
     return keep
 
 
-def block_row(fn: str, params: list[str], b: dict[str, Any]) -> tuple[str, str]:
-    """(entry context, exit) of one block abstraction; several exits are alternatives (those
-    implied by another are left out)."""
-    exits = list(dict.fromkeys(describe_exit(x, fn) for x in _weakest(b["exits"], fn))) or ["false (never returns)"]
-    if "true" in exits:
-        exits = ["true"]  # one unconstrained exit subsumes the others
-    elif len(exits) > 1 and all("||" not in e for e in exits) and \
-            all(FORMULA in _facts(x) for x in b["exits"]):
+def render_block(fn: str, params: list[str], entry: dict[str, Any], exits: list[dict[str, Any]]) -> dict[str, Any]:
+    """A block abstraction as the cache keeps it for readers: its entry context and exit as text
+    (several exits are alternatives; those implied by another are left out), and the concrete
+    arguments and results, from which :func:`calls_relation` fits a relation."""
+    posts = list(dict.fromkeys(describe_exit(x, fn) for x in _weakest(exits, fn))) or ["false (never returns)"]
+    if "true" in posts:
+        posts = ["true"]  # one unconstrained exit subsumes the others
+    elif len(posts) > 1 and all("||" not in e for e in posts) and all(FORMULA in x for x in exits):
         # Predicate summaries list many exits; show what all of them agree on (a consequence
         # of their disjunction, so still a true summary).
-        parts = [e.split(" && ") for e in exits]
+        parts = [e.split(" && ") for e in posts]
         common = [c for c in parts[0] if all(c in p for p in parts[1:])]
         if common:
-            exits = [" && ".join(common)]
-    post = exits[0] if len(exits) == 1 else " || ".join(f"({e})" for e in exits)
-    return describe_entry(b["entry"], fn, params), post
+            posts = [" && ".join(common)]
+    post = posts[0] if len(posts) == 1 else " || ".join(f"({e})" for e in posts)
+    results = sorted({x[fn + RESULT] for x in exits if isinstance(x.get(fn + RESULT), int)})
+    concrete = all(isinstance(x.get(fn + RESULT), int) for x in exits)
+    return {"entry": describe_entry(entry, fn, params), "exit": post,
+            "args": [entry.get(f"{fn}::{q}") if isinstance(entry.get(f"{fn}::{q}"), int) else None for q in params],
+            "results": results if concrete else None}
+
+
+def block_row(fn: str, params: list[str], b: dict[str, Any]) -> tuple[str, str]:
+    """(entry context, exit) of a stored block abstraction."""
+    r = b.get("rendered") or {}
+    return r.get("entry", "true"), r.get("exit", "true")
 
 
 def calls_relation(fn: str, params: list[str], blocks: list[dict[str, Any]]) -> str | None:
@@ -154,12 +128,12 @@ def calls_relation(fn: str, params: list[str], blocks: list[dict[str, Any]]) -> 
             return " && ".join(rel)
     points = []
     for b in blocks:
-        entry = _facts(b["entry"])
-        args = [entry.get(f"{fn}::{q}") for q in params]
-        results = {_facts(x).get(fn + RESULT) for x in b["exits"]}
-        if len(results) != 1 or not all(isinstance(v, int) for v in [*args, *results]):
+        r = b.get("rendered") or {}
+        args, results = r.get("args"), r.get("results")
+        if args is None or results is None or len(results) != 1 or any(a is None for a in args) \
+                or len(args) != len(params):
             return None
-        points.append((args, results.pop()))
+        points.append((args, results[0]))
     if len({tuple(a) for a, _ in points}) < 3:
         return None
     varying = [i for i in range(len(params)) if len({a[i] for a, _ in points}) > 1]

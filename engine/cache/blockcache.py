@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.arg import ARGState
 from ..analysis.cpa import Block, CompositeCPA
+from ..analysis.summaries import render_block
 from ..cfa.callgraph import CallGraph
 from ..cfa.cfa import CFANode, Program
 from .keys import analysis_context
@@ -187,7 +188,12 @@ class PersistentBlocks:
         if key in self.loaded or result.targets:
             return
         exits = [self.state_json(e.state) for e in result.exits]
+        fn = self.program.function_of_name(block.name)
+        params = [p.split("::", 1)[1] for p in fn.params]
+        rendered = render_block(block.name, params, self.cpa.summary_facts(reduced),
+                                [self.cpa.summary_facts(e.state) for e in result.exits])
         self.fresh[key] = {
+            "rendered": rendered,
             # Analysed with reported violations pruned: right for the search that asked for it,
             # not a summary of the function (hover and `cbam summary` leave it out).
             "pruned": bool(self._excluded_inside(block, excluded)),

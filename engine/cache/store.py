@@ -31,14 +31,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 DB_NAME = "summaries.sqlite"
 
 # Each table's columns, in the order they are written and checksummed. Every table also has
 # `checksum` (over these columns) and `created` (when the row was written).
 _COLUMNS: dict[str, tuple[str, ...]] = {
     "blocks": ("key", "function", "fn_key", "config", "entry", "prec", "exits", "consumed", "digest", "states",
-               "seconds", "files", "pruned"),
+               "seconds", "files", "pruned", "rendered"),
     "precisions": ("file", "config", "value"),
     "results": ("key", "file", "verdict", "payload"),
     "sources": ("key", "result_key", "file", "payload"),
@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS blocks (
     seconds REAL NOT NULL,
     files TEXT NOT NULL,
     pruned INTEGER NOT NULL,
+    rendered TEXT NOT NULL,
     checksum TEXT NOT NULL,
     created REAL NOT NULL
 );
@@ -232,7 +233,8 @@ class CacheStore:
     def _block(r: dict[str, Any]) -> dict[str, Any] | None:
         try:
             return {**r, "entry": json.loads(r["entry"]), "prec": json.loads(r["prec"]),
-                    "exits": json.loads(r["exits"]), "consumed": json.loads(r["consumed"])}
+                    "exits": json.loads(r["exits"]), "consumed": json.loads(r["consumed"]),
+                    "rendered": json.loads(r["rendered"])}
         except (json.JSONDecodeError, TypeError):
             return None
 
@@ -246,7 +248,7 @@ class CacheStore:
             self._write([self._insert("blocks", (
                 r["key"], r["function"], r["fn_key"], r["config"], json.dumps(r["entry"]), json.dumps(r["prec"]),
                 json.dumps(r["exits"]), json.dumps(r["consumed"]), r["digest"], r["states"], r["seconds"], files,
-                int(r.get("pruned", False))))
+                int(r.get("pruned", False)), json.dumps(r.get("rendered", {}))))
                 for r in rows])
 
     def delete_block(self, key: str) -> None:

@@ -312,6 +312,9 @@ class IntervalCPA(CPA):
     def describe(self, s: IntervalState) -> str:
         return repr(s)
 
+    def summary_facts(self, s: IntervalState) -> dict[str, Any]:
+        return {k: (lo, hi) for k, (lo, hi) in s.m.items()}
+
     def to_json(self, s: IntervalState) -> Any:
         return {k: list(v) for k, v in sorted(s.m.items())}
 

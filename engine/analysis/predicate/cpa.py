@@ -26,6 +26,7 @@ from ...cfa.ctype import IntType
 from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, Edge, ExternalCallEdge, ReturnEdge, Var
 from ..cpa import CPA, Block
 from ..smt import solver_timeout
+from ..summaries import FORMULA
 from .atoms import Atom, atom_from_json, atom_to_c, atom_to_json, atom_to_z3, base_var
 from .formula import SegmentEncoder, Theory, old
 
@@ -415,12 +416,15 @@ class PredicateCPA(CPA):
             return self.formula_text(state, _display)
         return repr(state)
 
+    def summary_facts(self, state: PredState) -> dict[str, Any]:
+        text = self.summary_text(state)
+        return {} if text == "true" else {FORMULA: text}
+
     def to_json(self, state: PredState) -> Any:
         if not isinstance(state, PredState) or state.pending:
             raise ValueError("only abstract states are stored")
         return {"predicates": [atom_to_json(a) for a in state.atoms],
-                "cubes": sorted(([None if b is None else int(b) for b in c] for c in state.cubes), key=repr),
-                "text": self.summary_text(state)}
+                "cubes": sorted(([None if b is None else int(b) for b in c] for c in state.cubes), key=repr)}
 
     def from_json(self, data: Any) -> PredState:
         atoms = tuple(atom_from_json(a) for a in data["predicates"])

@@ -33,6 +33,7 @@ from ...cfa.ir import (
 )
 from ...cfa.semantics import eval_binary, eval_cast, eval_unary
 from ..cpa import CPA, Block
+from ..summaries import FORMULA
 from ..varmap import expand_map, rebuild_map, reduce_map
 from . import symbolic as sym
 from .precision import ValuePrecision
@@ -402,6 +403,20 @@ class ValueCPA(CPA):
         if state.c is None:
             return state.m
         return {k: v for k, v in state.m.items() if type(v) is int}
+
+    def summary_facts(self, state: ValueState) -> dict[str, Any]:
+        if state.c is None:
+            return dict(state.m)
+        out: dict[str, Any] = {}
+        for k, value in state.m.items():
+            if isinstance(value, sym.Param) and value.name == k:
+                continue  # a parameter standing for itself: any value
+            out[k] = value if isinstance(value, int) else sym.render(value)
+        cons = [sym.render(x) if t else f"!({sym.render(x)})"
+                for x, t in sorted(state.c, key=lambda c: (sym.canonical_json(c[0]), c[1]))]
+        if cons:
+            out[FORMULA] = " && ".join(cons)
+        return out
 
     def to_json(self, state: ValueState) -> Any:
         if state.c is None:
