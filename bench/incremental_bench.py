@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cbam.engine.cache.store import CacheStore  # noqa: E402
+from cbam.engine.cfa.load import load_program  # noqa: E402
 from cbam.engine.frontend.errors import FrontendError  # noqa: E402
-from cbam.engine.frontend.load import load_program  # noqa: E402
 from cbam.engine.frontend.preprocess import PreprocessOptions  # noqa: E402
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program  # noqa: E402
 

@@ -9,49 +9,6 @@ import sys
 from cbam import __version__
 
 
-def _add_frontend_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR", help="add an include path")
-    p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VAL]", help="define a macro")
-    p.add_argument("-U", dest="undefine", action="append", default=[], metavar="NAME", help="undefine a macro")
-    p.add_argument("--data-model", choices=["ILP32", "LP64"], default=None,
-                   help="integer widths (default: the task's, else LP64 for .c files)")
-
-
-def pp_options(args: argparse.Namespace, data_model: str):
-    from cbam.engine.frontend.preprocess import PreprocessOptions
-
-    return PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
-                             data_model=data_model)
-
-
-def cmd_cfa(args: argparse.Namespace) -> int:
-    from cbam.engine.cfa.dot import function_text, program_dot
-    from cbam.engine.frontend.errors import FrontendError
-    from cbam.engine.frontend.load import load_program
-
-    try:
-        program = load_program(args.file, options=pp_options(args, args.data_model or "LP64"))
-    except FrontendError as exc:
-        for d in exc.diagnostics:
-            print(d, file=sys.stderr)
-        return 2
-    status = 0
-    for d in program.diagnostics:
-        print(str(d).replace(": warning: ", ": error: ", 1), file=sys.stderr)
-        status = 2
-    if args.function and args.function not in program.functions:
-        print(f"cbam: no function named '{args.function}' in {args.file}", file=sys.stderr)
-        return 2
-    if args.dot:
-        sys.stdout.write(program_dot(program, args.function))
-    else:
-        funcs = [program.functions[args.function]] if args.function else list(program.functions.values())
-        for f in funcs:
-            sys.stdout.write(function_text(f))
-            sys.stdout.write(f"  fingerprint {f.fingerprint}\n")
-    return status
-
-
 def cmd_lsp(args: argparse.Namespace) -> int:
     from cbam.server.lsp import main as lsp_main
 
@@ -98,28 +55,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cbam {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    if only in (None, "cfa"):
-        p = sub.add_parser("cfa", help="print control-flow automata")
-        p.add_argument("file")
-        p.add_argument("--function", help="only this function")
-        p.add_argument("--dot", action="store_true", help="Graphviz output")
-        _add_frontend_options(p)
-        p.set_defaults(func=cmd_cfa)
-
     if only in (None, "lsp"):
         p = sub.add_parser("lsp", help="run the language server (stdio, or --tcp HOST:PORT)")
         p.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
         p.add_argument("--stdio", action="store_true", help="use stdio (the default)")
         p.set_defaults(func=cmd_lsp)
 
-    if only not in ("cfa", "lsp"):
-        from cbam.verify_cli import add_verify_commands
+    if only != "lsp":
+        from cbam.commands import add_commands
 
-        add_verify_commands(sub, _add_frontend_options, only)
+        add_commands(sub, only)
     return parser
 
 
-EXIT_INTERNAL = 4  # 0 TRUE, 1 FALSE, 2 bad input, 3 UNKNOWN (cbam.verify_cli)
+EXIT_INTERNAL = 4  # 0 TRUE, 1 FALSE, 2 bad input, 3 UNKNOWN (cbam.commands)
 
 
 def main(argv: list[str] | None = None) -> int:

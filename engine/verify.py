@@ -187,7 +187,7 @@ def _assemble(result: VerificationResult, program: Program, opts: VerifyOptions,
 def verify_file(path: str, pp=None, options: VerifyOptions | None = None, entry: str = "main",
                 text: str | None = None) -> VerificationResult:
     """Load and verify; FrontendError propagates (it is an input error, not a verdict)."""
-    from .frontend.load import load_program
+    from .cfa.load import load_program
 
     program = load_program(path, text=text, options=pp, entry=entry)
     return run_deep(lambda: verify_program(program, options))

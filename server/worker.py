@@ -55,7 +55,7 @@ def worker_main(conn: Connection) -> None:
     # before the first job arrives, not after.
     try:
         import cbam.engine.cache.store  # noqa: F401
-        import cbam.engine.frontend.load  # noqa: F401
+        import cbam.engine.cfa.load  # noqa: F401
         import cbam.engine.verify  # noqa: F401
         import z3  # noqa: F401
     except Exception:
@@ -80,8 +80,8 @@ def worker_main(conn: Connection) -> None:
 
 def _run_job(conn: Connection, job: Job, stores: dict) -> None:
     from cbam.engine.cache.store import CacheStore
+    from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.errors import FrontendError
-    from cbam.engine.frontend.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
     from cbam.engine.limits import limit_memory
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program

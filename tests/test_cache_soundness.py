@@ -18,7 +18,7 @@ from cbam.engine.analysis.result import UnknownReason
 from cbam.engine.cache.blockcache import function_keys
 from cbam.engine.cache.keys import digest
 from cbam.engine.cache.store import CacheStore
-from cbam.engine.frontend.load import load_program
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
@@ -215,7 +215,7 @@ def test_an_internal_error_is_an_unknown_never_a_verdict(tmp_path, monkeypatch):
 def test_the_command_line_never_exits_with_a_verdicts_status_on_an_internal_error(tmp_path):
     work = tmp_path / "p.c"
     work.write_text(LEAF.replace("CHECK", "3"))
-    code = ("import sys, cbam.verify_cli as v\n"
+    code = ("import sys, cbam.commands as v\n"
             "v._verify_all = lambda files, args: (_ for _ in ()).throw(RuntimeError('planted'))\n"
             "from cbam.cli import main\nsys.exit(main(['verify', '--no-cache', sys.argv[1]]))\n")
     run = subprocess.run([sys.executable, "-c", code, str(work)], capture_output=True, text=True, timeout=120)

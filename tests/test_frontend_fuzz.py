@@ -5,8 +5,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.errors import FrontendError
-from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 
 import pytest
-from cbam.engine.frontend.load import load_program
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 
 from .conftest import SVCOMP

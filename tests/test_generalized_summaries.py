@@ -18,7 +18,7 @@ from cbam.engine.analysis.value.cpa import ValueCPA, evaluate, evaluate_symbolic
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.cfa.ctype import IntType
 from cbam.engine.cfa.ir import Binary, Cast, Const, Unary, Var
-from cbam.engine.frontend.load import load_program
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 from hypothesis import HealthCheck, given, settings

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from cbam.engine.cfa.dot import function_text
-from cbam.engine.frontend.load import load_program
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from cbam.engine import selfcheck
 from cbam.engine.cache.store import CacheStore
-from cbam.engine.frontend.load import load_program
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 from hypothesis import HealthCheck, Phase, given, settings

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from cbam.engine.cfa import reuse
 from cbam.engine.cfa.cfa import Program
+from cbam.engine.cfa.load import _build, load_program
 from cbam.engine.frontend import chunks
 from cbam.engine.frontend.errors import FrontendError
-from cbam.engine.frontend.load import _build, load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

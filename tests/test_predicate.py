@@ -168,7 +168,7 @@ def test_sum_is_proven_with_a_relational_summary(tmp_path):
 
 
 def test_svcomp_sum_tasks_under_predicate_configs(tmp_path):
-    from cbam.engine.frontend.load import load_program
+    from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.tasks import load_task
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
@@ -282,7 +282,7 @@ def test_a_run_ends_at_its_timeout_as_a_timeout_and_is_not_cached(tmp_path):
     import time
 
     from cbam.engine.cache.store import CacheStore
-    from cbam.engine.frontend.load import load_program
+    from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.tasks import load_task
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program

@@ -12,7 +12,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from cbam.engine.frontend.load import load_program
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.tasks import load_task
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.errors import FrontendError
-from cbam.engine.frontend.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 
 MISSING_SEMICOLON_BEFORE_ASSERT = """#include <assert.h>

@@ -133,7 +133,7 @@ def test_an_engine_run_lets_a_new_process_skip_parsing(tmp_path):
     """The CLI and the engine compute the same key: a result the engine stored (as the
     editor does) is served to a later `cbam verify` before parsing."""
     from cbam.engine.cache.store import CacheStore
-    from cbam.engine.frontend.load import load_program
+    from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
@@ -150,7 +150,7 @@ def test_an_engine_run_lets_a_new_process_skip_parsing(tmp_path):
 
 def test_a_result_without_harnesses_does_not_answer_a_run_that_wants_one(tmp_path):
     from cbam.engine.cache.store import CacheStore
-    from cbam.engine.frontend.load import load_program
+    from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 

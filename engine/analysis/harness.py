@@ -80,7 +80,27 @@ def write_harness(program: Program, violation: Violation, source_name: str) -> s
     for name in ("__VERIFIER_assume", "assume_abort_if_not"):
         if name in program.declared and name not in defined:
             lines += [f"void {name}(int c) {{ if (!c) exit(0); }}", ""]
+    if program.entry != "main" and program.entry in program.functions:
+        lines += _entry_call(program, violation)
     return "\n".join(lines)
+
+
+def _entry_call(program: Program, violation: Violation) -> list[str]:
+    """A program verified from another function gets a main that calls it with the arguments
+    of the counterexample (an argument the path never reads is 0)."""
+    fn = program.functions[program.entry]
+    given = {inp.source[len("input "):]: inp.value for inp in violation.inputs if inp.source.startswith("input ")}
+    args, decls = [], []
+    for p in fn.params:
+        name = p.split("::", 1)[1]
+        t = program.vars[p].type
+        ctype = _C_TYPES.get(t.name, "int") if isinstance(t, IntType) else "int"
+        decls.append(f"{ctype} {name}")
+        args.append(_literal(given.get(name, 0), ctype))
+    ret = fn.return_type
+    rtype = _C_TYPES.get(ret.name, "int") if isinstance(ret, IntType) else "void"
+    return [f"{rtype} {program.entry}({', '.join(decls) or 'void'});",
+            f"int main(void) {{ {program.entry}({', '.join(args)}); return 0; }}", ""]
 
 
 def _declared_return(program: Program, name: str) -> str:

@@ -34,14 +34,17 @@ class Configuration(namedtuple("Configuration", "name analyses description uses_
     __slots__ = ()
 
 
-class Analysis(namedtuple("Analysis", "name make_cpa make_refiner precision context_facts")):
+class Analysis(namedtuple("Analysis", "name make_cpa make_refiner precision context_facts prunes_branches",
+                          defaults=(False,))):
     """What an analysis package exports.
 
     * ``make_cpa(setup: Setup) -> CPA``;
     * ``make_refiner(cpa) -> Refiner`` or None (nothing to refine);
     * ``precision``: a codec (see :class:`PrecisionCodec`) or None (the domain has no precision);
     * ``context_facts(program) -> JSON``: program-wide facts its transfer reads beyond a function's
-      own code; every block abstraction's key includes them.
+      own code; every block abstraction's key includes them;
+    * ``prunes_branches``: its transfer drops the infeasible branches it can see (so an analysis
+      beside it may skip checking them again).
     """
 
     __slots__ = ()
@@ -49,9 +52,13 @@ class Analysis(namedtuple("Analysis", "name make_cpa make_refiner precision cont
 
 class Setup(namedtuple("Setup", "program blocks theory companions")):
     """What a CPA factory gets: the program, its procedure blocks, the predicate theory, and the
-    names of the other analyses it runs beside (a domain may leave to them what they do better)."""
+    other analyses it runs beside (a domain may leave to them what they do better)."""
 
     __slots__ = ()
+
+    @property
+    def companion_prunes_branches(self) -> bool:
+        return any(a.prunes_branches for a in self.companions)
 
 
 class PrecisionCodec:
@@ -126,7 +133,7 @@ def build(config: Configuration, program: Program, blocks: dict[str, Block], the
     found = analyses(config)
     parts: list[CPA] = []
     for a in found:
-        others = tuple(b.name for b in found if b is not a)
+        others = tuple(b for b in found if b is not a)
         parts.append(a.make_cpa(Setup(program, blocks, theory, others)))
     return CompositeCPA([LocationCPA(), CallstackCPA(), *parts]), found
 

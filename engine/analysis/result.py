@@ -104,7 +104,7 @@ class VerificationResult:
     violations: list[Violation] = field(default_factory=list)
     statistics: Statistics = field(default_factory=Statistics)
     file: str = ""
-    config: str = "value"
+    config: str = ""  # the configuration it was computed with
     data_model: str = "ILP32"
     unsupported_range: Range | None = None
     warnings: list[str] = field(default_factory=list)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -84,11 +85,9 @@ class FunctionCFA:
             yield from n.out
 
     def canonical_nodes(self) -> list[CFANode]:
-        """Nodes by canonical index (see fingerprint.canonical_order)."""
+        """Nodes by canonical index (see canonical_order)."""
         table = getattr(self, "_canon_table", None)
         if table is None:
-            from .fingerprint import canonical_order
-
             table = canonical_order(self)
             self._canon_table = table
         return table
@@ -165,3 +164,22 @@ class FunctionReturnEdge:
     @property
     def succ(self) -> CFANode:
         return self.summary.succ
+
+
+def canonical_order(cfa: FunctionCFA) -> list[CFANode]:
+    """Breadth-first from the entry, successors in edge order (then the exit if unreachable):
+    a node order that does not depend on numbering, layout or positions in the source."""
+    order: list[CFANode] = []
+    seen: set[int] = set()
+    queue = deque([cfa.entry])
+    seen.add(id(cfa.entry))
+    while queue:
+        n = queue.popleft()
+        order.append(n)
+        for e in n.out:
+            if id(e.succ) not in seen:
+                seen.add(id(e.succ))
+                queue.append(e.succ)
+    if id(cfa.exit) not in seen:
+        order.append(cfa.exit)
+    return order

@@ -10,28 +10,12 @@ changes it. These fingerprints key the persistent summary cache.
 from __future__ import annotations
 
 import hashlib
-from collections import deque
 
-from .cfa import CFANode, FunctionCFA, Program
+from .cfa import FunctionCFA, Program, canonical_order
 
 FINGERPRINT_VERSION = "cfa-1"
 
 
-def canonical_order(cfa: FunctionCFA) -> list[CFANode]:
-    order: list[CFANode] = []
-    seen: set[int] = set()
-    queue = deque([cfa.entry])
-    seen.add(id(cfa.entry))
-    while queue:
-        n = queue.popleft()
-        order.append(n)
-        for e in n.out:
-            if id(e.succ) not in seen:
-                seen.add(id(e.succ))
-                queue.append(e.succ)
-    if id(cfa.exit) not in seen:
-        order.append(cfa.exit)
-    return order
 
 
 def canonical_text(cfa: FunctionCFA, program: Program) -> str:

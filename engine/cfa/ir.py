@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from ..frontend.errors import Range
 from .ctype import CType, IntType
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .cfa import CFANode  # annotations only: the CFA module builds on this one
+
 
 class Expr:
     type: CType
@@ -374,6 +378,3 @@ class AbortEdge(Edge):
     def describe(self) -> str:
         return self.text or self.label
 
-
-# Breaks the import cycle for the type annotations above.
-from .cfa import CFANode  # noqa: E402

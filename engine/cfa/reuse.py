@@ -3,7 +3,7 @@
 A function whose text, source layout and surroundings (declarations, typedefs, the other
 functions' signatures) are unchanged builds to the same CFA; only its place in the file may
 differ, and then every range moves by the same number of lines. The front end decides
-what "unchanged" means (frontend.incremental); this module keeps the builds, redoes what a
+what "unchanged" means (cfa.incremental); this module keeps the builds, redoes what a
 build did to the program besides its CFA, and moves ranges.
 """
 

@@ -32,9 +32,9 @@ class PredicatePrecisions(PrecisionCodec):
 
 
 def _cpa(setup: Setup) -> PredicateCPA:
-    # Beside the value analysis, which already prunes the infeasible branches it can see, the
-    # path formula is checked only where a refinement asked for it (lazy checks).
-    return PredicateCPA(setup.program, setup.blocks, setup.theory, lazy_checks="value" in setup.companions)
+    # Beside an analysis that already prunes the infeasible branches it can see (the value
+    # analysis), the path formula is checked only where a refinement asked for it (lazy checks).
+    return PredicateCPA(setup.program, setup.blocks, setup.theory, lazy_checks=setup.companion_prunes_branches)
 
 
 ANALYSIS = Analysis("predicate", _cpa, PredicateRefiner, PredicatePrecisions(), addressed_variables)

@@ -41,4 +41,5 @@ def _cpa(setup: Setup) -> ValueCPA:
     return ValueCPA(setup.program)
 
 
-ANALYSIS = Analysis("value", _cpa, lambda cpa: ValueRefiner(), ValuePrecisions(), addressed_variables)
+ANALYSIS = Analysis("value", _cpa, lambda cpa: ValueRefiner(), ValuePrecisions(), addressed_variables,
+                    prunes_branches=True)

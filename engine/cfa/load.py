@@ -8,18 +8,18 @@ from collections import OrderedDict
 
 from pycparser import c_parser
 
-from ..cfa.builder import ProgramBuilder
-from ..cfa.callgraph import CallGraph
-from ..cfa.cfa import Program
-from ..cfa.ctype import DataModel
-from ..cfa.fingerprint import assign_fingerprints
+from ..frontend.chunks import PARSE_FILENAME, NotChunkable
+from ..frontend.errors import Diagnostic, FrontendError
+from ..frontend.preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, parse_gcc_errors, preprocess
+from ..frontend.source_key import source_key
+from ..frontend.srcmap import SourceMap, Spans, _read_text
+from ..frontend.tokens import split_preprocessed
 from . import incremental
-from .chunks import PARSE_FILENAME, NotChunkable
-from .errors import Diagnostic, FrontendError
-from .preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, parse_gcc_errors, preprocess
-from .source_key import source_key
-from .srcmap import SourceMap, Spans, _read_text
-from .tokens import split_preprocessed
+from .builder import ProgramBuilder
+from .callgraph import CallGraph
+from .cfa import Program
+from .ctype import DataModel
+from .fingerprint import assign_fingerprints
 
 _PARSE_ERR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 

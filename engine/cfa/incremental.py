@@ -24,13 +24,13 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_parser
 
-from ..cfa import reuse
-from ..cfa.builder import ProgramBuilder
-from ..cfa.cfa import Program
-from ..cfa.ctype import DataModel
-from .chunks import Chunk, NotChunkable, parse_chunks, split_chunks
-from .srcmap import SourceMap, Spans, alignment_groups, original_tokens
-from .tokens import PPLine
+from ..frontend.chunks import Chunk, NotChunkable, parse_chunks, split_chunks
+from ..frontend.srcmap import SourceMap, Spans, alignment_groups, original_tokens
+from ..frontend.tokens import PPLine
+from . import reuse
+from .builder import ProgramBuilder
+from .cfa import Program
+from .ctype import DataModel
 
 KEY_VERSION = "fe-1"
 

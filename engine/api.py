@@ -1,0 +1,170 @@
+"""The engine's one door. The command line, the language server's workers and its hover use
+what is here and nothing below it: text goes in, a typed result comes out.
+
+    program = api.load("prog.c")                      # FrontendError on bad input
+    result = api.verify(program, api.VerifyOptions())  # a VerificationResult, never an exception
+    report = api.verify_entries("lib.c", options=...)  # every entry point, merged, with a status
+                                                       # and the summaries' key for each function
+
+Heavy modules (the parser, z3, the analyses) are imported by the functions that need them: a
+process that answers an unchanged source from the cache imports this module and the few light
+ones below, and nothing else.
+"""
+
+from __future__ import annotations
+
+from .analysis import registry
+from .frontend.errors import Diagnostic, FrontendError, Range
+from .frontend.preprocess import Preprocessing, PreprocessOptions
+from .options import DATA_MODELS, THEORIES, VerifyOptions
+
+TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .analysis.result import VerificationResult
+    from .cache.store import CacheStore
+    from .cfa.cfa import Program
+    from .report_file import FileReport
+    from .tasks import Task
+
+__all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
+           "DATA_MODELS", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
+           "verify_entries", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
+           "load_task", "self_check"]
+
+
+# ---- what there is to choose ------------------------------------------------------------------
+def configurations() -> dict[str, str]:
+    """Configuration name -> description, from the analysis registry."""
+    return {name: c.description for name, c in registry.CONFIGURATIONS.items()}
+
+
+def default_configuration() -> str:
+    return registry.DEFAULT
+
+
+# ---- text -> program --------------------------------------------------------------------------
+def preprocess(path: str, text: str | None = None, options: PreprocessOptions | None = None) -> str:
+    from .frontend.preprocess import preprocess as run_cpp
+
+    return run_cpp(path, text, options or PreprocessOptions())
+
+
+def load(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None, entry: str = "main",
+         preprocessed: str | None = None) -> Program:
+    """The program's CFAs (built incrementally: unchanged functions are reused from earlier loads
+    in this process). FrontendError carries gcc-style diagnostics for bad input."""
+    from .cfa.load import load_program
+
+    return load_program(path, text=text, options=preprocess, entry=entry, preprocessed=preprocessed)
+
+
+def entry_points(program: Program) -> list[str]:
+    """main when there is one; otherwise every function no other function calls (a library's
+    API), each with arbitrary arguments."""
+    from .report_file import entry_points as entries
+
+    return entries(program)
+
+
+def load_task(path: str) -> Task:
+    """An SV-COMP task definition (.yml): its input file, data model and properties."""
+    from .tasks import load_task as load
+
+    return load(path)
+
+
+# ---- program -> result ------------------------------------------------------------------------
+def verify(program: Program, options: VerifyOptions | None = None) -> VerificationResult:
+    """Verify from the program's entry (on a thread with a deep stack: deep recursion in the
+    program is deep recursion here)."""
+    from .verify import run_deep, verify_program
+
+    return run_deep(lambda: verify_program(program, options))
+
+
+def verify_entries(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None,
+                   entries: list[str] | None = None, options: VerifyOptions | None = None) -> FileReport:
+    """Verify a file from each of its entry points (``entries``, else :func:`entry_points`) and
+    report them together, with a status per function. FrontendError on bad input."""
+    from .report_file import verify_file_entries
+
+    return verify_file_entries(path, text, preprocess, entries, options or VerifyOptions())
+
+
+
+
+# ---- the cache --------------------------------------------------------------------------------
+def open_cache(directory: str | None = None) -> CacheStore:
+    """The persistent cache (the user's cache directory by default). OSError if it cannot be
+    created; a damaged or foreign database is rebuilt (``rebuilt_reason`` says why)."""
+    from .cache.store import CacheStore
+
+    return CacheStore(directory)
+
+
+def answer_unchanged(store: CacheStore, path: str, pp_text: str, preprocess: PreprocessOptions, entry: str,
+                     options: VerifyOptions) -> tuple[dict[str, Any], list[str | None]] | None:
+    """The report (the JSON of a result) and harnesses of a source the cache has answered with these
+    options before, found before anything is parsed; None if it has not."""
+    from .cache import unchanged
+    from .cache.keys import source_run_key
+    from .frontend.source_key import source_key
+
+    key = source_run_key(source_key(path, None, pp_text, preprocess, entry), options)
+    return unchanged.lookup(store, key) if key is not None else None
+
+
+def summaries(store: CacheStore, function_key: str | None, name: str = "") -> list[dict[str, Any]]:
+    """The block abstractions the cache holds for a function (by the key a result gave it), each
+    with its rendered entry and exit; newest first."""
+    if function_key is None and not name:
+        return []
+    return store.blocks_for_function(name, function_key)
+
+
+def summary_lines(name: str, params: list[str], rows: list[dict[str, Any]]) -> list[str]:
+    from .analysis.summaries import summary_lines as lines
+
+    return lines(name, params, rows)
+
+
+def summary_row(name: str, params: list[str], row: dict[str, Any]) -> tuple[str, str]:
+    from .analysis.summaries import block_row
+
+    return block_row(name, params, row)
+
+
+def calls_relation(name: str, params: list[str], rows: list[dict[str, Any]]) -> str | None:
+    from .analysis.summaries import calls_relation as relation
+
+    return relation(name, params, rows)
+
+
+# ---- other views of a program -----------------------------------------------------------------
+def cfa_text(program: Program, function: str | None = None, dot: bool = False) -> str:
+    """The control-flow automata as text (with each function's fingerprint) or Graphviz."""
+    from .cfa.dot import function_text, program_dot
+
+    if dot:
+        return program_dot(program, function)
+    funcs = [program.functions[function]] if function else list(program.functions.values())
+    return "".join(f"{function_text(f)}  fingerprint {f.fingerprint}\n" for f in funcs)
+
+
+# ---- process-level ----------------------------------------------------------------------------
+def limit_memory(megabytes: int) -> None:
+    from .limits import limit_memory as limit
+
+    limit(megabytes)
+
+
+def self_check(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> None:
+    """Raise SelfCheckFailed if two reports of the same run (one that used the cache, one that
+    did not) disagree (see selfcheck.py)."""
+    from . import selfcheck
+
+    problem = selfcheck.compare(cached, scratch, several)
+    if problem is not None:
+        raise selfcheck.failure(problem, cached, scratch)

@@ -1,0 +1,137 @@
+"""A file verified from each of its entry points, reported together: the editor's view (and the
+command line's for a file without ``main``). Each function gets a status from the result, so
+that no client re-derives what the engine knows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .analysis.result import UnknownReason, VerificationResult
+from .cfa.load import load_program
+from .frontend.errors import Diagnostic, Range
+from .frontend.preprocess import PreprocessOptions
+from .options import VerifyOptions
+from .verify import run_deep, verify_program
+
+
+class Status:
+    """What is known of a function after a run."""
+
+    VERIFIED = "verified"  # no violation is reachable through it
+    VIOLATION = "violation"  # a reported violation is in it
+    UNKNOWN = "unknown"  # the run could not say (or stopped before looking everywhere)
+    NOT_ANALYSED = "not analysed"  # no entry point reaches it
+    UNSUPPORTED = "unsupported"  # it uses a construct cbam cannot analyse
+
+
+@dataclass
+class FunctionReport:
+    name: str
+    range: Range | None
+    name_range: Range | None
+    params: list[str]
+    fingerprint: str
+    key: str | None  # what its summaries are filed under in the cache (None: the cache was off)
+    reachable: bool
+    unsupported: str | None
+    calls: list[tuple[str, Range]] = field(default_factory=list)  # callee and the call's place
+    status: str = Status.NOT_ANALYSED
+
+
+@dataclass
+class FileReport:
+    """What the editor shows of a file: the merged result of its entry points, the entries, a
+    report per function, and the front end's warnings."""
+
+    result: VerificationResult
+    entries: list[str]
+    functions: list[FunctionReport]
+    diagnostics: list[Diagnostic]
+
+
+def entry_points(program) -> list[str]:
+    """main when there is one; otherwise every function no other function calls (a library's
+    API), each with arbitrary arguments."""
+    if "main" in program.functions:
+        return ["main"]
+    called = set().union(*(f.calls for f in program.functions.values())) if program.functions else set()
+    roots = [name for name in program.functions if name not in called]
+    return roots or list(program.functions)[:1] or ["main"]
+
+
+def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | None, entries: list[str] | None,
+                        options: VerifyOptions) -> FileReport:
+    program = load_program(path, text=text, options=pp, entry="main")
+    chosen = list(entries) if entries else entry_points(program)
+    results = []
+    tables = []
+    for entry in chosen:
+        prog = program if entry == "main" else load_program(path, text=text, options=pp, entry=entry)
+        result = run_deep(lambda p=prog: verify_program(p, options))
+        if entry != "main":
+            for v in result.violations:
+                v.message += f" (entry {entry}, with arbitrary arguments)"
+        results.append(result)
+        tables.append(_functions(prog, result, options.cache is not None))
+    merged = merge(results, chosen)
+    functions = tables[0]
+    for table in tables[1:]:  # a function is reachable if some entry reaches it
+        for f, g in zip(functions, table):
+            f.reachable = f.reachable or g.reachable
+    for f in functions:
+        f.status = status(f, merged, options.max_violations)
+    return FileReport(merged, chosen, functions, list(program.diagnostics))
+
+
+def merge(results: list[VerificationResult], entries: list[str]) -> VerificationResult:
+    """One result for several entry points: FALSE if any is, else UNKNOWN if any is, else TRUE."""
+    if len(results) == 1:
+        return results[0]
+    verdicts = [r.verdict for r in results]
+    verdict = "FALSE" if "FALSE" in verdicts else "UNKNOWN" if "UNKNOWN" in verdicts else "TRUE"
+    first = results[0]
+    unknown = next((r for r in results if r.verdict == "UNKNOWN"), None)
+    return replace(
+        first, verdict=verdict,
+        reason="; ".join(f"{e}: {r.reason}" for e, r in zip(entries, results) if r.reason),
+        reason_kind=unknown.reason_kind if unknown is not None and verdict == "UNKNOWN" else UnknownReason.NONE,
+        violations=[v for r in results for v in r.violations],
+        warnings=[w for r in results for w in r.warnings],
+        source="cache" if all(r.source == "cache" for r in results) else "fresh",
+        search_stopped=next((r.search_stopped for r in results if r.search_stopped), UnknownReason.NONE),
+        unsupported_range=next((r.unsupported_range for r in results if r.unsupported_range), None),
+        reason_range=next((r.reason_range for r in results if r.reason_range), None),
+        function_keys={k: v for r in results for k, v in r.function_keys.items()})
+
+
+def search_complete(result: VerificationResult, max_violations: int) -> bool:
+    """Whether a FALSE run looked everywhere: then a function on no error path is verified."""
+    return result.search_stopped == UnknownReason.NONE and len(result.violations) < max_violations
+
+
+def status(f: FunctionReport, result: VerificationResult, max_violations: int) -> str:
+    if f.unsupported:
+        return Status.UNSUPPORTED
+    if not f.reachable:
+        return Status.NOT_ANALYSED
+    names = {v.function for v in result.violations}
+    names |= {s.function for v in result.violations for s in v.steps if s.kind == "error"}
+    if f.name in names:
+        return Status.VIOLATION
+    if result.verdict == "TRUE":
+        return Status.VERIFIED
+    if result.verdict == "FALSE":
+        return Status.VERIFIED if search_complete(result, max_violations) else Status.UNKNOWN
+    return Status.UNKNOWN
+
+
+def _functions(program, result: VerificationResult, cached: bool) -> list[FunctionReport]:
+    reach = program.callgraph.reachable(program.start.name)
+    out = []
+    for f in program.functions.values():
+        calls = [(e.callee, e.range) for e in f.edges() if getattr(e, "callee", None) and e.range is not None]
+        out.append(FunctionReport(
+            f.name, f.range, f.name_range, [program.vars[p].name.split("::", 1)[1] for p in f.params], f.fingerprint,
+            result.function_keys.get(f.name) if cached else None, f.name in reach,
+            f.unsupported[0] if f.unsupported else None, calls))
+    return out

@@ -1,0 +1,164 @@
+"""The layering the README describes, checked on the source: no import cycles between modules or
+packages, the command line (and the server) reach the engine only through engine/api.py, and
+no code outside the analysis registry branches on a configuration's name."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from cbam.engine.analysis import registry
+
+from .conftest import ROOT
+
+ROOTS = {"cbam": ROOT / "cbam", "cbam.engine": ROOT / "engine", "cbam.server": ROOT / "server"}
+
+
+def _modules() -> dict[str, Path]:
+    mods: dict[str, Path] = {}
+    for pkg, folder in ROOTS.items():
+        for path in folder.rglob("*.py"):
+            rel = path.relative_to(folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            mods[".".join([pkg, *parts])] = path
+    return mods
+
+
+MODULES = _modules()
+
+
+def _runtime_imports(name: str, path: Path) -> set[str]:
+    """Every module ``name`` imports when it runs, at the top or inside functions (imports for
+    type annotations only, under ``if TYPE_CHECKING:``, are not imports at run time)."""
+    tree = ast.parse(path.read_text())
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for stmt in node.body:
+                skip |= {id(x) for x in ast.walk(stmt)}
+    is_pkg = path.name == "__init__.py"
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in MODULES}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".")
+                base = base[: len(base) - node.level + (1 if is_pkg else 0)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in MODULES]
+            if subs and len(subs) == len(node.names):
+                out |= set(subs)  # "from package import module": the package is only its namespace
+            elif target in MODULES:
+                out.add(target)
+                out |= set(subs)
+    return out - {name}
+
+
+GRAPH = {m: _runtime_imports(m, p) for m, p in MODULES.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _package(module: str) -> str:
+    path = MODULES[module]
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def test_no_import_cycle_between_modules():
+    assert _cycles(GRAPH) == []
+
+
+def test_no_import_cycle_between_packages():
+    packages: dict[str, set[str]] = {}
+    for m, deps in GRAPH.items():
+        packages.setdefault(_package(m), set()).update(
+            _package(d) for d in deps if _package(d) != _package(m) and not _package(m).startswith(_package(d) + ".")
+            and not _package(d).startswith(_package(m) + "."))
+    assert _cycles(packages) == []
+
+
+def test_the_graph_sees_imports():
+    """The checks above would pass on an empty graph: make sure they see what is there."""
+    assert "cbam.engine.api" in GRAPH["cbam.commands"]
+    assert "cbam.engine.analysis.bam" in GRAPH["cbam.engine.pipeline.search"]
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+
+
+def test_the_command_line_reaches_the_engine_only_through_its_api():
+    for m, deps in GRAPH.items():
+        if m.startswith("cbam.engine") or m.startswith("cbam.server"):
+            continue
+        below = sorted(d for d in deps if d.startswith("cbam.engine") and d not in ("cbam.engine", "cbam.engine.api"))
+        assert below == [], f"{m} imports {below}"
+
+
+def _strings_compared_with_config(tree: ast.AST) -> list[str]:
+    """String constants compared with, or searched in, an expression that names a configuration."""
+    def names_config(e: ast.AST) -> bool:
+        return any((isinstance(x, ast.Name) and "config" in x.id.lower())
+                   or (isinstance(x, ast.Attribute) and "config" in x.attr.lower()) for x in ast.walk(e))
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            consts = [s.value for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+            if consts and any(names_config(s) for s in sides if not isinstance(s, ast.Constant)):
+                found += consts
+    return found
+
+
+def test_no_code_branches_on_a_configuration_name():
+    names = set(registry.names())
+    for m, path in MODULES.items():
+        if m == "cbam.engine.analysis.registry":
+            continue
+        tree = ast.parse(path.read_text())
+        hits = [s for s in _strings_compared_with_config(tree) if s in names]
+        assert hits == [], f"{path} branches on configuration names {hits}"
+        # A configuration that is not an analysis of its own is spelled in the registry alone.
+        combined = {n for n in names if not n.isidentifier()}
+        spelled = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in combined}
+        assert spelled == set(), f"{path} spells {spelled}"
+
+
+def test_the_branch_check_sees_a_branch():
+    tree = ast.parse('if opts.config == "value+predicate":\n    pass\nif "predicate" in self.config: pass')
+    assert _strings_compared_with_config(tree) == ["value+predicate", "predicate"]
