@@ -20,8 +20,13 @@ FORMULA = "\0formula"  # the key under which a state's formula travels in its fa
 
 
 def _fact(name: str, v: Any) -> str:
+    """One variable's fact: a value, a range (a bound may be None: open) or an expression."""
     if isinstance(v, list | tuple) and len(v) == 2:
         lo, hi = v
+        if lo is None:
+            return f"{name} <= {hi}"
+        if hi is None:
+            return f"{name} >= {lo}"
         return f"{name} == {lo}" if lo == hi else f"{lo} <= {name} <= {hi}"
     return f"{name} == {v}"
 
@@ -64,7 +69,7 @@ def _subsumed(a: dict[str, Any], b: dict[str, Any]) -> bool:
             continue
         alo, ahi = _bounds(a[k])
         blo, bhi = _bounds(bv)
-        if alo < blo or ahi > bhi:
+        if (blo is not None and (alo is None or alo < blo)) or (bhi is not None and (ahi is None or ahi > bhi)):
             return False
     return True
 
