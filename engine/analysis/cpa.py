@@ -140,6 +140,11 @@ class CPA(ABC):
     def from_json(self, data: Any) -> State:
         raise NotImplementedError
 
+    def exit_json(self, data: Any) -> Any:
+        """Of a block exit's ``to_json``: the part that identifies it across edits (the cache
+        compares exits by it); by default all of it."""
+        return data
+
 
 class CompositeCPA:
     """The product of component CPAs; component 0 is the location CPA."""

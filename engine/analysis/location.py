@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cfa.cfa import CFANode, FunctionCFA
+from ..cfa.cfa import CFANode, FunctionCFA, Program
 from ..cfa.ir import CallEdge, Edge
 from .cpa import CPA, Block
 
 
 class LocationCPA(CPA):
     name = "location"
+
+    def __init__(self, program: Program | None = None):
+        self.program = program  # resolves the JSON form of a node back to the node
 
     def initial(self, node: CFANode) -> CFANode:
         return node
@@ -51,4 +54,15 @@ class LocationCPA(CPA):
         return state.key
 
     def to_json(self, state: CFANode) -> Any:
-        return state.key
+        # The canonical number: the same node after an edit elsewhere in the file.
+        return [state.function, state.canon]
+
+    def from_json(self, data: Any) -> CFANode:
+        if self.program is None:
+            raise ValueError("a location CPA without its program cannot read a stored node")
+        return self.program.function_of_name(data[0]).canonical_nodes()[data[1]]
+
+    def exit_json(self, data: Any) -> Any:
+        # An exit is at its block's exit node, whatever that node's number: an edit that adds a
+        # statement renumbers the nodes, and must not make identical exits look different.
+        return "exit"

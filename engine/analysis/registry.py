@@ -96,9 +96,21 @@ CONFIGURATIONS: dict[str, Configuration] = {c.name: c for c in (
 )}
 
 
+_BUILT_IN = frozenset(CONFIGURATIONS)
+
+
 def register(configuration: Configuration) -> None:
     """Add a configuration (and so its analyses) at run time."""
+    if configuration.name in _BUILT_IN:
+        raise ValueError(f"configuration {configuration.name!r} is built in")
     CONFIGURATIONS[configuration.name] = configuration
+
+
+def unregister(name: str) -> None:
+    """Remove a configuration added by :func:`register`."""
+    if name in _BUILT_IN:
+        raise ValueError(f"configuration {name!r} is built in")
+    CONFIGURATIONS.pop(name, None)
 
 
 def names() -> tuple[str, ...]:
@@ -135,7 +147,7 @@ def build(config: Configuration, program: Program, blocks: dict[str, Block], the
     for a in found:
         others = tuple(b for b in found if b is not a)
         parts.append(a.make_cpa(Setup(program, blocks, theory, others)))
-    return CompositeCPA([LocationCPA(), CallstackCPA(), *parts]), found
+    return CompositeCPA([LocationCPA(program), CallstackCPA(), *parts]), found
 
 
 def refiner(found: list[Analysis], cpa) -> Callable | None:

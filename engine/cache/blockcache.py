@@ -86,23 +86,10 @@ class PersistentBlocks:
 
     # ---- state encoding ---------------------------------------------------------------
     def state_json(self, state: tuple) -> Any:
-        out = []
-        for c, s in zip(self.cpa.components, state):
-            if c.name == "location":
-                out.append([s.function, s.canon])
-            else:
-                out.append(c.to_json(s))
-        return out
+        return [c.to_json(s) for c, s in zip(self.cpa.components, state)]
 
     def state_from_json(self, data: Any) -> tuple:
-        parts = []
-        for c, d in zip(self.cpa.components, data):
-            if c.name == "location":
-                fn = self.program.function_of_name(d[0])
-                parts.append(fn.canonical_nodes()[d[1]])
-            else:
-                parts.append(c.from_json(d))
-        return tuple(parts)
+        return tuple(c.from_json(d) for c, d in zip(self.cpa.components, data))
 
     def key(self, block: Block, reduced: tuple, prec_key: Hashable, excluded: dict[int, CFANode] | None = None) -> str:
         """``excluded``: the error locations the search has already reported (by id); those
@@ -128,13 +115,11 @@ class PersistentBlocks:
         return self._deep[name]
 
     def _exit_json(self, state: tuple) -> Any:
-        # An exit is at its block's exit node, whatever that node's number: an edit that adds a
-        # statement renumbers the nodes, and must not make identical exits look different.
-        return ["exit" if c.name == "location" else c.to_json(s) for c, s in zip(self.cpa.components, state)]
+        return self._as_exit(self.state_json(state))
 
     def _as_exit(self, data: list) -> list:
         """_exit_json of a state from its state_json."""
-        return ["exit" if c.name == "location" else d for c, d in zip(self.cpa.components, data)]
+        return [c.exit_json(d) for c, d in zip(self.cpa.components, data)]
 
     def ordered_digest(self, block: Block, exits: list[tuple]) -> str:
         """The exits in the order a caller explores them, which decides the first target it finds."""

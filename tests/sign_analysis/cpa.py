@@ -128,7 +128,7 @@ class SignCPA(CPA):
         if isinstance(edge, ReturnEdge):
             if edge.result_var is None:
                 return [s]
-            return [s.with_(edge.result_var, self.eval(s, edge.value) if edge.value is not None else ANY)]
+            return [self._set(s, edge.result_var, self.eval(s, edge.value) if edge.value is not None else ANY)]
         if isinstance(edge, ExternalCallEdge):
             m = {k: v for k, v in s.m.items() if not (edge.writes_globals and k in self.globals)
                  and not (any(not isinstance(a.type, IntType) for a in edge.args) and k in self.addressed)}
