@@ -22,16 +22,16 @@ TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
     from typing import Any
 
-    from .analysis.result import VerificationResult
+    from .analysis.result import VerificationResult, Violation  # noqa: F401  (the typed result, for callers)
     from .cache.store import CacheStore
     from .cfa.cfa import Program
-    from .report_file import FileReport
+    from .report_file import FileReport, FunctionReport  # noqa: F401
     from .tasks import Task
 
 __all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
            "DATA_MODELS", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
-           "verify_entries", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
-           "load_task", "self_check"]
+           "verify_entries", "unknown_report", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
+           "load_task", "self_check", "warm_up"]
 
 
 # ---- what there is to choose ------------------------------------------------------------------
@@ -85,12 +85,24 @@ def verify(program: Program, options: VerifyOptions | None = None) -> Verificati
 
 
 def verify_entries(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None,
-                   entries: list[str] | None = None, options: VerifyOptions | None = None) -> FileReport:
+                   entries: list[str] | None = None, options: VerifyOptions | None = None,
+                   preprocessed: str | None = None) -> FileReport:
     """Verify a file from each of its entry points (``entries``, else :func:`entry_points`) and
-    report them together, with a status per function. FrontendError on bad input."""
+    report them together, with a status per function. FrontendError on bad input.
+    ``preprocessed``: the output of :func:`preprocess` for this text, if the caller ran it."""
     from .report_file import verify_file_entries
 
-    return verify_file_entries(path, text, preprocess, entries, options or VerifyOptions())
+    return verify_file_entries(path, text, preprocess, entries, options or VerifyOptions(), preprocessed)
+
+
+def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None) -> FileReport:
+    """The report of a run that ended before it had a result (the memory limit, say)."""
+    from .analysis.result import UnknownReason, VerificationResult
+    from .report_file import FileReport, FunctionReport  # noqa: F401
+
+    result = VerificationResult("UNKNOWN", reason, config=(options or VerifyOptions()).config,
+                                reason_kind=UnknownReason(kind))
+    return FileReport(result, [], [], [])
 
 
 
@@ -154,6 +166,16 @@ def cfa_text(program: Program, function: str | None = None, dot: bool = False) -
 
 
 # ---- process-level ----------------------------------------------------------------------------
+def warm_up() -> None:
+    """Import what an analysis needs (the parser, z3, the engine: about half a second), so that
+    a process started ahead of need answers its first job without that cost."""
+    import importlib
+
+    for module in ("z3", *(f"{__package__}.{m}" for m in ("verify", "report_file", "cache.store", "cfa.load"))):
+        importlib.import_module(module)
+    registry.analyses(registry.configuration(registry.DEFAULT))
+
+
 def limit_memory(megabytes: int) -> None:
     from .limits import limit_memory as limit
 

@@ -60,13 +60,14 @@ def entry_points(program) -> list[str]:
 
 
 def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | None, entries: list[str] | None,
-                        options: VerifyOptions) -> FileReport:
-    program = load_program(path, text=text, options=pp, entry="main")
+                        options: VerifyOptions, preprocessed: str | None = None) -> FileReport:
+    program = load_program(path, text=text, options=pp, entry="main", preprocessed=preprocessed)
     chosen = list(entries) if entries else entry_points(program)
     results = []
     tables = []
     for entry in chosen:
-        prog = program if entry == "main" else load_program(path, text=text, options=pp, entry=entry)
+        prog = program if entry == "main" else load_program(path, text=text, options=pp, entry=entry,
+                                                             preprocessed=preprocessed)
         result = run_deep(lambda p=prog: verify_program(p, options))
         if entry != "main":
             for v in result.violations:

@@ -30,14 +30,18 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 
 from cbam import __version__
 
 from .codes import Code
+from .protocol import CbamProtocol
 from .settings import SECTION, Settings, defaults, validate
 from .summaries import SummaryReader, format_hover
-from .worker import CompileFlags, Job, JobOutcome, Worker
+from .worker import CompileFlags, Job, JobOutcome, Rejected, Verified, Worker
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cbam.engine.api import FileReport, FunctionReport, Range, VerificationResult, Violation
 
 MAX_FILE_BYTES = 2_000_000
 C_EXTENSIONS = (".c", ".h", ".i")
@@ -75,28 +79,10 @@ class DocState:
     task: asyncio.Task | None = None
     debounce: asyncio.TimerHandle | None = None
     published_version: int | None = None  # the version the published diagnostics are for
-    result: dict[str, Any] | None = None
-    functions: list[dict[str, Any]] = field(default_factory=list)
+    result: VerificationResult | None = None
+    functions: list[FunctionReport] = field(default_factory=list)  # with the engine's status each
     cache_dir: str | None = None  # the cache that produced ``result`` (None: the cache was off)
-    max_violations: int = 1  # the setting ``result`` was computed with
     reported: DocStatus | None = None  # the last status sent to the client
-
-
-class CbamProtocol(LanguageServerProtocol):
-    """Makes $/cancelRequest reach workspace/executeCommand handlers.
-
-    pygls runs a command's coroutine as a separate task behind the request's future and,
-    on cancellation, only cancels that outer future; the analysis would go on. Here the
-    inner task is cancelled with it, which kills the command's worker job.
-    """
-
-    def _run_generator(self, future=None, gen=None, result_future=None):  # type: ignore[override]
-        before = set(self._request_futures)
-        super()._run_generator(future, gen=gen, result_future=result_future)
-        for key in [k for k in self._request_futures if k not in before]:
-            inner = self._request_futures[key]
-            if result_future is not None:
-                result_future.add_done_callback(lambda f, inner=inner: inner.cancel() if f.cancelled() else None)
 
 
 class CbamServer(LanguageServer):
@@ -484,11 +470,12 @@ async def _verify_document(ls: CbamServer, state: DocState, job_id: int, entry: 
 
 
 # ---- diagnostics ------------------------------------------------------------------------
-def to_range(r: dict[str, Any] | None) -> lsp.Range:
-    if not r:
+def to_range(r: Range | None) -> lsp.Range:
+    """The engine's range (from 1, end column exclusive) as an LSP range (from 0)."""
+    if r is None:
         return lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1))
-    return lsp.Range(lsp.Position(max(0, r["start"]["line"] - 1), max(0, r["start"]["column"] - 1)),
-                     lsp.Position(max(0, r["end"]["line"] - 1), max(0, r["end"]["column"] - 1)))
+    return lsp.Range(lsp.Position(max(0, r.line - 1), max(0, r.col - 1)),
+                     lsp.Position(max(0, r.end_line - 1), max(0, r.end_col - 1)))
 
 
 def message_diagnostic(message: str, severity: lsp.DiagnosticSeverity, code: Code,
@@ -523,92 +510,89 @@ def publish_outcome(ls: CbamServer, state: DocState, outcome: JobOutcome, versio
                if outcome.status == "crashed" else f"cbam: {outcome.error}")
         diags.append(message_diagnostic(msg, lsp.DiagnosticSeverity.Warning, Code.ANALYSIS_FAILED))
         ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, msg))
-    elif "frontend_errors" in outcome.payload:
-        code = Code.PREPROCESSOR_ERROR if outcome.payload.get("phase") == "preprocess" else Code.SYNTAX_ERROR
+    elif isinstance(outcome.answer, Rejected):
+        code = Code.PREPROCESSOR_ERROR if outcome.answer.phase == "preprocess" else Code.SYNTAX_ERROR
         state.result = None
         state.functions = []
-        for fe in outcome.payload["frontend_errors"]:
-            if os.path.realpath(fe["file"]) != os.path.realpath(uri_to_path(state.uri)):
-                message = f"{fe['file']}:{fe['line']}:{fe['col']}: {fe['message']}"
+        for fe in outcome.answer.diagnostics:
+            if os.path.realpath(fe.file) != os.path.realpath(uri_to_path(state.uri)):
+                message = f"{fe.file}:{fe.line}:{fe.col}: {fe.message}"
                 rng = to_range(None)
             else:
-                message = fe["message"]
-                rng = token_range(text, max(0, fe["line"] - 1), max(0, fe["col"] - 1))
+                message = fe.message
+                rng = token_range(text, max(0, fe.line - 1), max(0, fe.col - 1))
             diags.append(message_diagnostic(message, lsp.DiagnosticSeverity.Error, code, rng))
-    else:
-        payload = outcome.payload
-        result = payload["result"]
-        state.result = result
-        state.functions = payload.get("functions", [])
-        state.cache_dir = payload.get("cacheDir")
-        state.max_violations = settings.max_violations
-        cached = result.get("source") == "cache"
-        tag = " [cached]" if cached else ""
-        for w in payload.get("warnings", []):
-            if w.get("range"):
-                diags.append(message_diagnostic(w["message"], lsp.DiagnosticSeverity.Warning, Code.UNSUPPORTED,
-                                                to_range(w["range"])))
-        for v in result.get("violations", []):
-            diags.append(violation_diagnostic(ls, state, v, tag))
-        if result["verdict"] == "UNKNOWN":
-            where = result.get("unsupported") or result.get("reason_range")
-            reason = result["reason"]
-            severity = lsp.DiagnosticSeverity.Warning
-            if result.get("reason_kind") == "timeout":
-                severity = lsp.DiagnosticSeverity.Information
-                reason = f"timeout after {settings.timeout:g} s: nothing proven, nothing refuted"
-            diags.append(lsp.Diagnostic(range=to_range(where), message=f"cbam could not decide: {reason}{tag}",
-                                        severity=severity, source="cbam", code=Code.UNKNOWN.value,
-                                        data={"cached": cached, "reason": result.get("reason_kind")}))
+    elif isinstance(outcome.answer, Verified):
+        diags.extend(result_diagnostics(ls, state, outcome.answer.report, settings))
+        state.cache_dir = outcome.answer.cache_dir
     # The lenses are refreshed when the document's status becomes "done" (verify_document), once.
     publish(ls, state, diags, version)
 
 
-def violation_diagnostic(ls: CbamServer, state: DocState, v: dict[str, Any], tag: str) -> lsp.Diagnostic:
+def result_diagnostics(ls: CbamServer, state: DocState, report: FileReport, settings: Settings) -> list[lsp.Diagnostic]:
+    """The diagnostics of a verified file: front-end warnings, violations with their paths, and
+    an UNKNOWN's reason. Keeps the report in ``state`` for hover and the lenses."""
+    result = report.result
+    state.result = result
+    state.functions = report.functions
+    cached = result.source == "cache"
+    tag = " [cached]" if cached else ""
+    diags = [message_diagnostic(w.message, lsp.DiagnosticSeverity.Warning, Code.UNSUPPORTED, to_range(w.range))
+             for w in report.diagnostics if w.range is not None]
+    diags.extend(violation_diagnostic(ls, state, v, tag) for v in result.violations)
+    if result.verdict == "UNKNOWN":
+        reason = result.reason
+        severity = lsp.DiagnosticSeverity.Warning
+        if result.reason_kind == "timeout":
+            severity = lsp.DiagnosticSeverity.Information
+            reason = f"timeout after {settings.timeout:g} s: nothing proven, nothing refuted"
+        diags.append(lsp.Diagnostic(range=to_range(result.unsupported_range or result.reason_range),
+                                    message=f"cbam could not decide: {reason}{tag}", severity=severity,
+                                    source="cbam", code=Code.UNKNOWN.value,
+                                    data={"cached": cached, "reason": str(result.reason_kind)}))
+    return diags
+
+
+def violation_diagnostic(ls: CbamServer, state: DocState, v: Violation, tag: str) -> lsp.Diagnostic:
     related: list[lsp.DiagnosticRelatedInformation] = []
     lines: list[str] = []
-    for step in v.get("path", []):
-        if step["kind"] == "error":
+    for step in v.steps:
+        if step.kind == "error":
             continue
-        rng = step.get("range")
-        uri = path_to_uri(rng["file"]) if rng else state.uri
-        related.append(lsp.DiagnosticRelatedInformation(lsp.Location(uri, to_range(rng)), step["message"]))
-        where = f"line {rng['start']['line']}" if rng else "input"
-        if rng and os.path.realpath(rng["file"]) != os.path.realpath(uri_to_path(state.uri)):
-            where = f"{os.path.basename(rng['file'])}:{rng['start']['line']}"
-        lines.append(f"  {where}: {step['message']}")
-    message = v["message"] + tag
+        rng = step.range
+        uri = path_to_uri(rng.file) if rng else state.uri
+        related.append(lsp.DiagnosticRelatedInformation(lsp.Location(uri, to_range(rng)), step.message))
+        where = f"line {rng.line}" if rng else "input"
+        if rng and os.path.realpath(rng.file) != os.path.realpath(uri_to_path(state.uri)):
+            where = f"{os.path.basename(rng.file)}:{rng.line}"
+        lines.append(f"  {where}: {step.message}")
+    message = v.message + tag
     if not ls.related_support and lines:
         message += "\nerror path:\n" + "\n".join(lines)
-    return lsp.Diagnostic(range=to_range(v.get("range")), message=message, severity=lsp.DiagnosticSeverity.Error,
+    return lsp.Diagnostic(range=to_range(v.range), message=message, severity=lsp.DiagnosticSeverity.Error,
                           source="cbam", code=Code.VIOLATION.value,
                           related_information=related if ls.related_support else None,
-                          data={"kind": v.get("kind"), "inputs": v.get("inputs", []), "cached": bool(tag)})
+                          data={"kind": v.kind, "inputs": [i.to_json() for i in v.inputs], "cached": bool(tag)})
 
 
 # ---- hover and code lens -------------------------------------------------------------------
-def _contains(r: dict[str, Any] | None, pos: lsp.Position) -> bool:
-    if not r:
+def _contains(r: Range | None, pos: lsp.Position) -> bool:
+    if r is None:
         return False
-    start = (r["start"]["line"] - 1, r["start"]["column"] - 1)
-    end = (r["end"]["line"] - 1, r["end"]["column"] - 1)
-    return start <= (pos.line, pos.character) < end
+    return (r.line - 1, r.col - 1) <= (pos.line, pos.character) < (r.end_line - 1, r.end_col - 1)
 
 
-def function_at(state: DocState, pos: lsp.Position) -> dict[str, Any] | None:
+def function_at(state: DocState, pos: lsp.Position) -> FunctionReport | None:
     for f in state.functions:
-        if _contains(f.get("name_range"), pos):
+        if _contains(f.name_range, pos):
             return f
     for f in state.functions:
-        for c in f["calls"]:
-            r = c["range"]
-            if _contains(r, pos):
-                # Only the callee's name, not its arguments.
-                end_col = r["start"]["column"] + len(c["callee"])
-                if r["start"]["line"] - 1 == pos.line and pos.character < end_col - 1:
-                    target = next((g for g in state.functions if g["name"] == c["callee"]), None)
-                    if target is not None:
-                        return target
+        for callee, r in f.calls:
+            # Only the callee's name, not its arguments.
+            if _contains(r, pos) and r.line - 1 == pos.line and pos.character < r.col - 1 + len(callee):
+                target = next((g for g in state.functions if g.name == callee), None)
+                if target is not None:
+                    return target
     return None
 
 
@@ -621,40 +605,9 @@ def hover(ls: CbamServer, params: lsp.HoverParams) -> lsp.Hover | None:
     if f is None:
         return None
     # The summaries are read from the cache the result came from, whatever the settings say now.
-    blocks = ls.summaries.blocks(state.cache_dir, f.get("key")) if state.cache_dir is not None else None
+    blocks = ls.summaries.blocks(state.cache_dir, f.key) if state.cache_dir is not None else None
     text = format_hover(f, state.result, blocks, cache_off=state.result is not None and state.cache_dir is None)
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
-
-
-def search_complete(result: dict[str, Any], max_violations: int) -> bool:
-    """Whether a FALSE run explored everything: then a function on no error path is verified.
-
-    The engine flags a search cut short by the extra-search time; a search that ended at
-    maxViolations, or on an error path it could not settle, only leaves a warning, so any
-    warning counts as incomplete here (a note about a rebuilt cache entry errs on the side
-    of "unknown", never of "verified")."""
-    return (not result.get("search_cut_short") and not result.get("warnings")
-            and len(result.get("violations", [])) < max_violations)
-
-
-def function_status(state: DocState, f: dict[str, Any]) -> str:
-    result = state.result
-    if result is None:
-        return "not analysed"
-    if f.get("unsupported"):
-        return "unsupported"
-    if not f.get("reachable"):
-        return "not analysed"
-    names = {v.get("function") for v in result.get("violations", [])}
-    names |= {s.get("function") for v in result.get("violations", []) for s in v.get("path", [])
-              if s.get("kind") == "error"}
-    if f["name"] in names:
-        return "violation"
-    if result["verdict"] == "TRUE":
-        return "verified"
-    if result["verdict"] == "FALSE":
-        return "verified" if search_complete(result, state.max_violations) else "unknown"
-    return "unknown"
 
 
 LENS_TITLES = {"verified": "✓ verified", "violation": "✗ violation", "unknown": "? unknown",
@@ -668,21 +621,21 @@ def code_lens(ls: CbamServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens]:
         return []
     lenses = []
     status = doc_status(state)
-    cached = state.result is not None and state.result.get("source") == "cache"
+    cached = state.result is not None and state.result.source == "cache"
     for f in state.functions:
-        if not f.get("name_range"):
+        if f.name_range is None:
             continue
         if status == DocStatus.VERIFYING:
             title = "verifying…"  # the previous result is not this text's
         else:
-            st = function_status(state, f)
+            st = f.status
             title = LENS_TITLES.get(st, st)
             if st in ("verified", "violation", "unknown"):
                 title += " (cached)" if cached else ""
                 title += " (before your last edits; save to verify)" if status == DocStatus.OUTDATED else ""
-        lenses.append(lsp.CodeLens(range=to_range(f["name_range"]), command=lsp.Command(
+        lenses.append(lsp.CodeLens(range=to_range(f.name_range), command=lsp.Command(
             title=f"cbam: {title} — Verify", command="cbam.verifyFunction",
-            arguments=[params.text_document.uri, f["name"]])))
+            arguments=[params.text_document.uri, f.name])))
     return lenses
 
 
@@ -711,12 +664,12 @@ async def cmd_reverify(ls: CbamServer, *args: Any) -> dict[str, Any]:
 
 @server.command("cbam.clearCache")
 async def cmd_clear_cache(ls: CbamServer, *args: Any) -> dict[str, Any]:
-    from cbam.engine.cache.store import CacheStore
+    from cbam.engine import api
 
     cache_dir = ls.settings.cache_dir
 
     def clear() -> int:
-        store = CacheStore(cache_dir)
+        store = api.open_cache(cache_dir)
         try:
             target = uri_to_path(args[0]) if args else None
             return store.clear(os.path.abspath(target) if target else None)
@@ -747,7 +700,7 @@ async def _wait_for(ls: CbamServer, uri: str) -> dict[str, Any]:
             notify_status(ls, state)
         raise
     result = state.result if state else None
-    return {"verdict": result["verdict"] if result else None, "status": doc_status(state) if state else None}
+    return {"verdict": result.verdict if result else None, "status": doc_status(state) if state else None}
 
 
 @server.feature(lsp.WINDOW_WORK_DONE_PROGRESS_CANCEL)

@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from cbam.engine.analysis import registry
-from cbam.engine.options import DATA_MODELS, THEORIES, VerifyOptions
+from cbam.engine import api
+from cbam.engine.api import DATA_MODELS, THEORIES, VerifyOptions
 
 SECTION = "cbam"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -78,7 +78,7 @@ SCHEMA: tuple[Spec, ...] = (
          minimum=0, maximum=60_000),
     Spec("timeout", "number", 30, "Time limit per analysis, in seconds.", minimum=1, maximum=86_400),
     Spec("config", "string", VerifyOptions._field_defaults["config"], "Analysis configuration.",
-         enum=registry.names(), enum_descriptions=tuple(c.description for c in registry.CONFIGURATIONS.values())),
+         enum=tuple(api.configurations()), enum_descriptions=tuple(api.configurations().values())),
     Spec("predicateTheory", "string", VerifyOptions._field_defaults["predicate_theory"],
          "Path formulas of the predicate analysis.",
          enum=THEORIES, enum_descriptions=tuple(THEORY_DESCRIPTIONS.get(t, t) for t in THEORIES)),
@@ -123,6 +123,12 @@ class Settings:
     max_violations: int
     extra_search_seconds: float
     memory_limit_mb: int
+
+    def verify_options(self, cache: object, cancel: object) -> VerifyOptions:
+        """What a worker verifies with: every result-relevant setting, in one place."""
+        return VerifyOptions(config=self.config, predicate_theory=self.predicate_theory, timeout=float(self.timeout),
+                             max_violations=self.max_violations, cache=cache, harness=False, cancel=cancel,
+                             extra_search_after_violation=float(self.extra_search_seconds))
 
 
 if {f.name for f in fields(Settings)} != {s.attr for s in SCHEMA if not s.client_only}:  # pragma: no cover

@@ -5,6 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cbam.engine.api import FunctionReport, VerificationResult
+
 
 class SummaryReader:
     """A long-lived read handle on the cache (opening one validates the database once)."""
@@ -15,52 +19,51 @@ class SummaryReader:
     def blocks(self, cache_dir: str | None, fn_key: str | None) -> list[dict[str, Any]] | None:
         if fn_key is None:
             return None
-        from cbam.engine.cache.store import CacheStore
+        from cbam.engine import api
 
         store = self._stores.get(cache_dir)
         if store is None:
             try:
-                store = CacheStore(cache_dir)
+                store = api.open_cache(cache_dir)
             except OSError:
                 return None
             self._stores[cache_dir] = store
-        return store.blocks_for_function("", fn_key)
+        return api.summaries(store, fn_key)
 
 
-def format_hover(f: dict[str, Any], result: dict[str, Any] | None, blocks: list[dict[str, Any]] | None,
+def format_hover(f: FunctionReport, result: VerificationResult | None, blocks: list[dict[str, Any]] | None,
                  cache_off: bool = False) -> str:
-    # Imported here: the analysis modules are not on the server's start-up path.
-    from cbam.engine.analysis.summaries import block_row, calls_relation
+    from cbam.engine import api
 
-    name = f["name"]
+    name = f.name
     lines = [f"**{name}** — cbam summary"]
-    if f.get("unsupported"):
-        lines.append(f"\nNot analysed: unsupported construct ({f['unsupported']}).")
+    if f.unsupported:
+        lines.append(f"\nNot analysed: unsupported construct ({f.unsupported}).")
         return "\n".join(lines)
     if cache_off:
         lines.append("\nNo summary: summaries are read from the cache, which is off (setting `cbam.cache`).")
         return "\n".join(lines)
     if not blocks:
         lines.append(f"\nNo summary yet: cbam has not analysed `{name}`"
-                     + (" (it is not reachable from the entry point)." if f.get("reachable") is False else "."))
+                     + (" (it is not reachable from the entry point)." if not f.reachable else "."))
         return "\n".join(lines)
-    source = "cached" if result is not None and result.get("source") == "cache" else "fresh"
+    source = "cached" if result is not None and result.source == "cache" else "fresh"
     lines.append("")
     lines.append("| entry context | ⇒ exit |")
     lines.append("|---|---|")
     total_states = 0
     total_ms = 0.0
     newest = 0.0
-    params = f.get("params", [])
+    params = f.params
     for b in blocks[:12]:
-        entry, post = block_row(name, params, b)
+        entry, post = api.summary_row(name, params, b)
         lines.append(f"| `{entry}` | `{post if len(post) <= 160 else post[:157] + '...'}` |")
         total_states += b.get("states", 0)
         total_ms += 1000 * b.get("seconds", 0.0)
         newest = max(newest, b.get("created", 0.0))
     if len(blocks) > 12:
         lines.append(f"| … {len(blocks) - 12} more contexts | |")
-    rel = calls_relation(name, params, blocks)
+    rel = api.calls_relation(name, params, blocks)
     if rel is not None:
         lines.append(f"\nOn all {len(blocks)} analysed calls: `{rel}`")
     age = time.time() - newest if newest else 0

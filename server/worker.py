@@ -44,9 +44,26 @@ class Job:
 
 
 @dataclass
+class Verified:
+    """A job's answer: the engine's report of the file, and the cache that produced it (hover
+    reads its summaries there, whatever the settings say by then)."""
+
+    report: Any  # engine.report_file.FileReport (typed; the engine is not imported here)
+    cache_dir: str | None
+
+
+@dataclass
+class Rejected:
+    """The file did not get to the analysis: the front end's diagnostics, and the phase."""
+
+    diagnostics: list[Any]  # engine.frontend.errors.Diagnostic
+    phase: str  # "preprocess" | "parse"
+
+
+@dataclass
 class JobOutcome:
     status: str  # "done" | "cancelled" | "crashed" | "timeout"
-    payload: dict[str, Any] = field(default_factory=dict)
+    answer: Verified | Rejected | None = None
     error: str = ""
 
 
@@ -54,10 +71,9 @@ def worker_main(conn: Connection) -> None:
     # The engine's imports (pycparser, z3, the analyses) cost about half a second: paid here,
     # before the first job arrives, not after.
     try:
-        import cbam.engine.cache.store  # noqa: F401
-        import cbam.engine.cfa.load  # noqa: F401
-        import cbam.engine.verify  # noqa: F401
-        import z3  # noqa: F401
+        from cbam.engine import api
+
+        api.warm_up()
     except Exception:
         # An installation that cannot run the engine: each job is answered with why, rather
         # than by a worker that dies and says nothing.
@@ -79,15 +95,10 @@ def worker_main(conn: Connection) -> None:
 
 
 def _run_job(conn: Connection, job: Job, stores: dict) -> None:
-    from cbam.engine.cache.store import CacheStore
-    from cbam.engine.cfa.load import load_program
-    from cbam.engine.frontend.errors import FrontendError
-    from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
-    from cbam.engine.limits import limit_memory
-    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+    from cbam.engine import api
 
     s = job.settings
-    limit_memory(s.memory_limit_mb)  # a soft limit: a later job may raise it again
+    api.limit_memory(s.memory_limit_mb)  # a soft limit: a later job may raise it again
     last = [0.0]
 
     def progress() -> bool:
@@ -101,104 +112,32 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
         return False  # progress ticks ride on the cancellation poll; cancelling kills the process
 
     phase = "preprocess"
+    store = None
     try:
         flags = job.flags
-        pp = PreprocessOptions(include_paths=[*s.include_paths, *flags.include_paths],
-                               defines=[*s.defines, *flags.defines], undefines=list(flags.undefines),
-                               force_includes=list(flags.force_includes), std=flags.std, data_model=s.data_model)
+        pp = api.PreprocessOptions(include_paths=[*s.include_paths, *flags.include_paths],
+                                   defines=[*s.defines, *flags.defines], undefines=list(flags.undefines),
+                                   force_includes=list(flags.force_includes), std=flags.std,
+                                   data_model=s.data_model)
         # Preprocessed apart from parsing, so that a failure says which of the two it was.
-        preprocessed = preprocess(job.path, job.text, pp)
+        preprocessed = api.preprocess(job.path, job.text, pp)
         phase = "parse"
-        program = load_program(job.path, text=job.text, options=pp, entry="main", preprocessed=preprocessed)
-        phase = "analysis"
-        entries = [job.entry] if job.entry else list(s.entry_points) or auto_entries(program)
-        store = None
         if job.use_cache and s.cache:
             if s.cache_dir not in stores:
-                stores[s.cache_dir] = CacheStore(s.cache_dir)
+                stores[s.cache_dir] = api.open_cache(s.cache_dir)
             store = stores[s.cache_dir]
-        results = []
-        functions = None
-        for entry in entries:
-            prog = program if entry == "main" else load_program(job.path, text=job.text, options=pp, entry=entry,
-                                                                 preprocessed=preprocessed)
-            opts = VerifyOptions(config=s.config, predicate_theory=s.predicate_theory, timeout=float(s.timeout),
-                                 max_violations=s.max_violations, cache=store, harness=False, cancel=progress,
-                                 extra_search_after_violation=float(s.extra_search_seconds))
-            result = run_deep(lambda p=prog, o=opts: verify_program(p, o))
-            data = result.to_json()
-            if entry != "main":
-                for v in data["violations"]:
-                    v["message"] += f" (entry {entry}, with arbitrary arguments)"
-            results.append(data)
-            table = _function_table(prog, store, result)
-            if functions is None:
-                functions = table
-            else:  # a function is reachable if some entry reaches it
-                for f, g in zip(functions, table):
-                    f["reachable"] = f["reachable"] or g["reachable"]
-        payload = {"result": merge_results(results, entries), "functions": functions or [],
-                   "entries": entries, "cacheDir": str(store.dir) if store is not None else None,
-                   "warnings": [{"message": d.message, "range": d.range.to_json() if d.range else None}
-                                for d in program.diagnostics]}
-        conn.send(("done", job.id, payload))
-    except FrontendError as exc:
-        conn.send(("done", job.id, {"frontend_errors": [
-            {"message": d.message, "file": d.file, "line": d.line, "col": d.col} for d in exc.diagnostics],
-            "phase": phase}))
+        opts = s.verify_options(cache=store, cancel=progress)
+        entries = [job.entry] if job.entry else list(s.entry_points) or None
+        report = api.verify_entries(job.path, text=job.text, preprocess=pp, entries=entries, options=opts,
+                                    preprocessed=preprocessed)
+        conn.send(("done", job.id, Verified(report, str(store.dir) if store is not None else None)))
+    except api.FrontendError as exc:
+        conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
     except MemoryError:
-        conn.send(("done", job.id, {"result": {"verdict": "UNKNOWN", "reason": "memory limit reached",
-                                               "reason_kind": "memory", "violations": []}}))
+        report = api.unknown_report("memory limit reached", "memory")
+        conn.send(("done", job.id, Verified(report, str(store.dir) if store is not None else None)))
     except Exception:  # a bug in the engine: report it, keep the worker
         conn.send(("error", job.id, traceback.format_exc(limit=8)))
-
-
-def auto_entries(program) -> list[str]:
-    """main when there is one; otherwise every function no other function calls."""
-    if "main" in program.functions:
-        return ["main"]
-    called = set().union(*(f.calls for f in program.functions.values())) if program.functions else set()
-    roots = [name for name in program.functions if name not in called]
-    return roots or list(program.functions)[:1] or ["main"]
-
-
-def merge_results(results: list[dict[str, Any]], entries: list[str]) -> dict[str, Any]:
-    if len(results) == 1:
-        return results[0]
-    verdicts = [r["verdict"] for r in results]
-    verdict = "FALSE" if "FALSE" in verdicts else "UNKNOWN" if "UNKNOWN" in verdicts else "TRUE"
-    merged = dict(results[0])
-    merged["verdict"] = verdict
-    merged["reason"] = "; ".join(f"{e}: {r['reason']}" for e, r in zip(entries, results) if r.get("reason"))
-    merged["violations"] = [v for r in results for v in r["violations"]]
-    merged["warnings"] = [w for r in results for w in r.get("warnings", [])]
-    merged["source"] = "cache" if all(r.get("source") == "cache" for r in results) else "fresh"
-    merged["search_cut_short"] = any(r.get("search_cut_short") for r in results)
-    merged["reason_kind"] = next((r["reason_kind"] for r in results if r.get("reason_kind")), "")
-    for key in ("unsupported", "reason_range"):
-        merged[key] = next((r[key] for r in results if r.get(key)), None)
-    return merged
-
-
-def _function_table(program, store, result) -> list[dict[str, Any]]:
-    """What the editor needs without re-parsing: where each function is, what it calls,
-    and the key of its block summaries in the cache."""
-    keys = result.function_keys if store is not None else {}  # the run's own keys, never re-derived
-    reach = program.callgraph.reachable(program.start.name)
-    out = []
-    for f in program.functions.values():
-        calls = []
-        for e in f.edges():
-            callee = getattr(e, "callee", None)
-            if callee and e.range is not None:
-                calls.append({"callee": callee, "range": e.range.to_json()})
-        out.append({"name": f.name, "range": f.range.to_json() if f.range else None,
-                    "name_range": f.name_range.to_json() if f.name_range else None,
-                    "fingerprint": f.fingerprint, "key": keys.get(f.name), "reachable": f.name in reach,
-                    "params": [program.vars[p].name.split("::", 1)[1] for p in f.params],
-                    "unsupported": f.unsupported[0] if f.unsupported else None,
-                    "calls": calls})
-    return out
 
 
 class Worker:

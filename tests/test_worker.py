@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from cbam.server.settings import validate
-from cbam.server.worker import Job, Worker
+from cbam.server.worker import Job, Rejected, Verified, Worker
 
 from tests.programs import SLOW
 
@@ -64,7 +64,9 @@ def test_cancelled_job_does_not_take_the_next_jobs_process(tmp_path: Path) -> No
             t.join(30)
             assert outcomes["slow"].status == "cancelled"
             assert safe.status == "done", safe.error
-            assert safe.payload["result"]["verdict"] == "TRUE"
+            assert isinstance(safe.answer, Verified)
+            assert safe.answer.report.result.verdict == "TRUE"
+            assert [(f.name, f.status) for f in safe.answer.report.functions] == [("main", "verified")]
     finally:
         worker.shutdown()
 
@@ -90,3 +92,18 @@ def test_a_worker_that_cannot_import_the_engine_says_why(tmp_path: Path, monkeyp
     finally:
         parent.send(None)
         t.join(30)
+
+
+def test_a_syntax_error_is_rejected_with_its_phase(tmp_path: Path) -> None:
+    worker = Worker()
+    try:
+        bad = worker.run(_job(tmp_path / "b.c", "int main(void) { int x = 1 return x; }\n", 1), lambda _: None, 60)
+        assert isinstance(bad.answer, Rejected) and bad.answer.phase == "parse"
+        [d] = bad.answer.diagnostics
+        assert d.line == 1 and "expected" in d.message
+        cpp = worker.run(_job(tmp_path / "c.c", '#include "missing.h"\nint main(void) { return 0; }\n', 2),
+                         lambda _: None, 60)
+        assert isinstance(cpp.answer, Rejected) and cpp.answer.phase == "preprocess"
+        assert "missing.h" in cpp.answer.diagnostics[0].message
+    finally:
+        worker.shutdown()
