@@ -526,7 +526,7 @@ def test_tcp_transport(tmp_path):
 def test_the_extension_knows_every_document_status():
     import re
 
-    from cbam.server.handlers import DocStatus
+    from cbam.server.state import DocStatus
 
     ts = (Path(__file__).resolve().parents[1] / "vscode-extension" / "src" / "codes.ts").read_text()
     m = re.search(r"export type DocState = ([^;]+);", ts)

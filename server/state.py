@@ -1,0 +1,98 @@
+"""The server object and what it knows per document."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pygls.lsp.server import LanguageServer
+
+from cbam import __version__
+
+from .compile_flags import parse_compile_flags
+from .protocol import CbamProtocol
+from .settings import Settings, defaults
+from .summaries import SummaryReader
+from .worker import CompileFlags, Worker
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cbam.engine.api import FunctionReport, VerificationResult
+
+MAX_FILE_BYTES = 2_000_000
+C_EXTENSIONS = (".c", ".h", ".i")
+STATUS_NOTIFICATION = "cbam/status"
+STATUS_CAPABILITY = "cbamStatus"
+
+
+class DocStatus(StrEnum):
+    """What ``cbam/status`` says about a document (vscode-extension/src/codes.ts: DocState)."""
+
+    IDLE = "idle"  # nothing verified yet (trigger "manual", or not a C file)
+    VERIFYING = "verifying"  # an analysis runs or is about to
+    DONE = "done"  # the published diagnostics are for the document's current text
+    OUTDATED = "outdated"  # the text changed since; nothing runs until a save or a command
+
+
+@dataclass
+class DocState:
+    uri: str
+    version: int | None = None  # the client's current version of the text
+    generation: int = 0  # the latest trigger; an analysis started by an older one publishes nothing
+    busy: bool = False  # a trigger is pending or its analysis runs
+    job_id: int | None = None  # the job in the worker, while it runs
+    task: asyncio.Task | None = None
+    debounce: asyncio.TimerHandle | None = None
+    published_version: int | None = None  # the version the published diagnostics are for
+    result: VerificationResult | None = None
+    functions: list[FunctionReport] = field(default_factory=list)  # with the engine's status each
+    cache_dir: str | None = None  # the cache that produced ``result`` (None: the cache was off)
+    reported: DocStatus | None = None  # the last status sent to the client
+
+
+class CbamServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("cbam", __version__, protocol_cls=CbamProtocol)
+        self.settings: Settings = defaults()
+        self.root: str | None = None
+        self.problems: list[str] = []  # the last validation's, each reported once
+        self.docs: dict[str, DocState] = {}
+        self.job_ids = itertools.count(1)
+        self.workers: dict[str, Worker] = {}
+        self.spare: Worker | None = None  # started ahead of need: a new document's first job waits for no import
+        self.related_support = True
+        self.progress_support = False
+        self.status_support = False
+        self.compile_commands: dict[str, list[str]] = {}
+        self.token_jobs: dict[str, tuple[str, int]] = {}
+        self.summaries = SummaryReader()
+
+    def flags_for(self, path: str) -> CompileFlags:
+        args = self.compile_commands.get(os.path.realpath(path))
+        return parse_compile_flags(args) if args else CompileFlags()
+
+    def worker_for(self, uri: str) -> Worker:
+        w = self.workers.get(uri)
+        if w is None:
+            w, self.spare = self.spare or Worker(), None
+            self.workers[uri] = w
+        return w
+
+    def replenish_spare(self) -> None:
+        if self.spare is None:
+            self.spare = Worker().start()
+
+    def shutdown_workers(self) -> None:
+        for w in [*self.workers.values(), *([self.spare] if self.spare else [])]:
+            w.shutdown()
+        self.workers.clear()
+        self.spare = None
+
+
+server = CbamServer()
+
+
+server = CbamServer()

@@ -1,0 +1,122 @@
+"""server/diagnostics.py: a verification outcome as LSP diagnostics, as pure functions of the
+engine's typed report (no server, no client)."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from cbam.engine import api
+from cbam.engine.analysis.result import UnknownReason
+from cbam.server.diagnostics import (
+    frontend_diagnostics,
+    function_at,
+    lens_title,
+    path_to_uri,
+    result_diagnostics,
+    to_range,
+    token_range,
+)
+from lsprotocol import types as lsp
+
+from .conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def buggy(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, api.FileReport]:
+    path = tmp_path_factory.mktemp("diag") / "buggy.c"
+    shutil.copy(ROOT / "examples" / "buggy.c", path)
+    report = api.verify_entries(str(path), options=api.VerifyOptions(config="value", harness=False))
+    return path_to_uri(str(path)), report
+
+
+def test_a_violation_is_an_error_at_its_check_with_the_path_as_related_information(buggy) -> None:
+    uri, report = buggy
+    [d] = result_diagnostics(report, uri, related_support=True, timeout=30)
+    assert d.code == "violation" and d.severity == lsp.DiagnosticSeverity.Error and d.source == "cbam"
+    assert d.range.start == lsp.Position(14, 4)  # assert(lo <= mid), line 15 column 5 from 1
+    assert d.message.startswith("assertion `lo <= mid` may fail") and "[cached]" not in d.message
+    steps = [s for s in report.result.violations[0].steps if s.kind != "error"]
+    assert [r.message for r in d.related_information] == [s.message for s in steps]
+    assert all(r.location.uri == uri for r in d.related_information)
+    assert d.related_information[0].location.range.start.line == 10  # lo = __VERIFIER_nondet_uint()
+    assert d.data["kind"] == "assert" and d.data["cached"] is False
+    assert [i["source"] for i in d.data["inputs"]] == ["__VERIFIER_nondet_uint"] * 2
+
+
+def test_without_related_information_the_path_is_in_the_message(buggy) -> None:
+    uri, report = buggy
+    [d] = result_diagnostics(report, uri, related_support=False, timeout=30)
+    assert d.related_information is None
+    assert "\nerror path:\n  line 11: lo = " in d.message
+
+
+def test_a_cached_result_says_so(buggy) -> None:
+    uri, report = buggy
+    cached = replace(report, result=replace(report.result, source="cache"))
+    [d] = result_diagnostics(cached, uri, True, 30)
+    assert d.message.endswith(" [cached]") and d.data["cached"] is True
+
+
+def test_unknown_says_why_and_a_timeout_is_information(buggy) -> None:
+    uri, report = buggy
+    unknown = replace(report, result=replace(report.result, verdict="UNKNOWN", violations=[], reason="refinement "
+                                             "made no progress", reason_kind=UnknownReason.NO_PROGRESS))
+    [d] = result_diagnostics(unknown, uri, True, 30)
+    assert (d.code, d.severity) == ("unknown", lsp.DiagnosticSeverity.Warning)
+    assert d.message == "cbam could not decide: refinement made no progress" and d.data["reason"] == "no-progress"
+    timeout = replace(unknown, result=replace(unknown.result, reason="timeout", reason_kind=UnknownReason.TIMEOUT))
+    [d] = result_diagnostics(timeout, uri, True, 12.5)
+    assert d.severity == lsp.DiagnosticSeverity.Information
+    assert d.message == "cbam could not decide: timeout after 12.5 s: nothing proven, nothing refuted"
+
+
+def test_true_has_no_diagnostic(tmp_path: Path) -> None:
+    path = tmp_path / "safe.c"
+    shutil.copy(ROOT / "examples" / "safe.c", path)
+    report = api.verify_entries(str(path), options=api.VerifyOptions(config="value"))
+    assert report.result.verdict == "TRUE"
+    assert result_diagnostics(report, path_to_uri(str(path)), True, 30) == []
+
+
+def test_frontend_errors_point_at_the_token_or_name_their_file(tmp_path: Path) -> None:
+    doc = tmp_path / "a.c"
+    text = "int main(void) {\n  int x = 1\n  return x;\n}\n"
+    here = api.Diagnostic("error", "expected ';' before 'return'", str(doc), 3, 3)
+    header = api.Diagnostic("error", "unknown type name 'foo'", str(tmp_path / "a.h"), 2, 1)
+    d_here, d_header = frontend_diagnostics([here, header], "parse", path_to_uri(str(doc)), text)
+    assert d_here.code == "syntax-error" and d_here.message == "expected ';' before 'return'"
+    assert d_here.range == lsp.Range(lsp.Position(2, 2), lsp.Position(2, 8))  # the word `return`
+    assert d_header.message == f"{tmp_path / 'a.h'}:2:1: unknown type name 'foo'"
+    assert d_header.range.start == lsp.Position(0, 0)
+    [cpp] = frontend_diagnostics([here], "preprocess", path_to_uri(str(doc)), text)
+    assert cpp.code == "preprocessor-error"
+
+
+def test_token_range_and_to_range() -> None:
+    assert token_range("a = b;\n", 0, 4) == lsp.Range(lsp.Position(0, 4), lsp.Position(0, 5))
+    assert token_range("  ;\n", 0, 2) == lsp.Range(lsp.Position(0, 2), lsp.Position(0, 3))  # not a word
+    assert token_range("", 5, 0) == lsp.Range(lsp.Position(5, 0), lsp.Position(5, 1))  # past the end
+    assert to_range(api.Range("f.c", 3, 2, 3, 9)) == lsp.Range(lsp.Position(2, 1), lsp.Position(2, 8))
+    assert to_range(None) == lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1))
+
+
+def test_function_at_a_definition_or_a_call(buggy) -> None:
+    _, report = buggy
+    fs = report.functions
+    assert function_at(fs, lsp.Position(5, 15)).name == "average"  # in `average` of its definition
+    assert function_at(fs, lsp.Position(13, 25)).name == "average"  # in the call's name
+    assert function_at(fs, lsp.Position(13, 32)) is None  # in the call's arguments
+    assert function_at(fs, lsp.Position(1, 0)) is None
+    # One violation asked for, one found: the search stopped there, so average is not known safe.
+    assert {f.name: f.status for f in fs} == {"average": "unknown", "main": "violation"}
+
+
+def test_lens_titles() -> None:
+    assert lens_title("verified", verifying=False, outdated=False, cached=False) == "✓ verified"
+    assert lens_title("violation", False, False, True) == "✗ violation (cached)"
+    assert lens_title("verified", False, True, False) == "✓ verified (before your last edits; save to verify)"
+    assert lens_title("verified", True, False, False) == "verifying…"
+    assert lens_title("not analysed", False, True, True) == "not analysed"
