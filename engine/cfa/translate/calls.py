@@ -1,0 +1,175 @@
+"""Calls and the verification model: defined, external and nondet functions, error and assert functions"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ...frontend.errors import Range, Unsupported
+from ..cfa import ErrorInfo
+from ..ctype import (
+    CType,
+    FloatType,
+    FunctionType,
+    IntType,
+    PointerType,
+    VoidType,
+)
+from ..ir import (
+    AbortEdge,
+    AssignEdge,
+    BlankEdge,
+    CallEdge,
+    Const,
+    Expr,
+    ExternalCallEdge,
+    FuncRef,
+    Nondet,
+    Var,
+)
+from .common import (
+    ABORT_FUNCTIONS,
+    ASSERT_FAIL_FUNCTIONS,
+    ERROR_FUNCTIONS,
+    LIBC_PURE,
+    NONDET_PREFIX,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..builder import ProgramBuilder  # noqa: F401
+
+
+class CallBuilder:
+    """Calls and the verification model: defined, external and nondet functions, error and assert functions (a part of FunctionBuilder)."""
+
+    # ---- calls ------------------------------------------------------------
+    def call(self, node: c_ast.FuncCall, want: bool, direct_lhs: Var | None = None,
+             whole: c_ast.Node | None = None) -> Expr:
+        dm = self.dm
+        rng = self.pb.range(node)
+        callee_node = node.name
+        name: str | None = None
+        if isinstance(callee_node, c_ast.ID) and self.scope.lookup("vars", callee_node.name) is None:
+            name = callee_node.name
+        else:
+            fe = self.expr(callee_node)
+            if isinstance(fe, FuncRef):
+                name = fe.name
+            else:
+                raise Unsupported("calls through function pointers", rng)
+        args_ast = node.args.exprs if node.args is not None else []
+        if self.const_only:
+            raise Unsupported("a function call in a constant expression", rng)
+        # Special functions of the verification model.
+        if name in ERROR_FUNCTIONS or name in ASSERT_FAIL_FUNCTIONS:
+            if name in ASSERT_FAIL_FUNCTIONS:
+                for a in args_ast:
+                    self.expr(a, False)
+            kind = "reach_error" if name in ERROR_FUNCTIONS else "assert_fail"
+            self.error_edge(ErrorInfo(kind, f"{name}() is reachable", rng), node)
+            return Const(0, dm.int)
+        if name in ABORT_FUNCTIONS:
+            for a in args_ast:
+                self.expr(a, False)
+            self.emit(AbortEdge, node, label=f"{name}()")
+            self.cur = None
+            return Const(0, dm.int)
+        builtin_assert = name == "__cbam_assert" or (name == "__VERIFIER_assert" and name not in self.pb.func_defs)
+        builtin_assume = name == "__VERIFIER_assume" or (name == "assume_abort_if_not" and name not in self.pb.func_defs)
+        if builtin_assert or builtin_assume:
+            if len(args_ast) != 1:
+                raise Unsupported(f"{name} with {len(args_ast)} arguments", rng)
+            cont = self.new_node()
+            if builtin_assume:
+                sink = self.new_node()
+                self.cond(args_ast[0], cont, sink)
+            else:
+                text = self.pb.source_text(self.pb.range(args_ast[0]))
+                err = self.new_node()
+                err.error = ErrorInfo("assert", f"assertion `{text}` may fail", rng, text)
+                self.cond(args_ast[0], cont, err)
+            self.cur = cont
+            return Const(0, dm.int)
+        if name.startswith(NONDET_PREFIX) and name not in self.pb.func_defs:
+            t = self.nondet_type(name, rng)
+            for a in args_ast:
+                self.expr(a, False)
+            if isinstance(t, VoidType):
+                return Const(0, dm.int)
+            target = direct_lhs if (direct_lhs is not None and direct_lhs.type == t) else None
+            if target is None:
+                if not want:
+                    return Const(0, dm.int)
+                target = self.new_temp(t, rng)
+            self.emit(AssignEdge, whole if target is direct_lhs and whole is not None else node,
+                      lhs=target, rhs=Nondet(t, name))
+            return target
+        ft = self.pb.func_types.get(name)
+        if ft is None:
+            ft = FunctionType(dm.int, (), unprototyped=True)  # implicit declaration
+            self.pb.declared.setdefault(name, rng)
+            self.pb._implicit.append((name, rng))
+        if isinstance(ft.ret, FloatType):
+            raise Unsupported("floating-point types", rng)
+        args: list[Expr] = []
+        for i, a in enumerate(args_ast):
+            e = self.rvalue(self.expr(a))
+            if isinstance(e.type, FloatType):
+                raise Unsupported("floating-point arithmetic", self.pb.range(a))
+            if i < len(ft.params) and not ft.unprototyped:
+                e = self.convert(e, ft.params[i]) if isinstance(ft.params[i], IntType | PointerType) else e
+            elif isinstance(e.type, IntType):
+                e = self.promote(e)
+            args.append(e)
+        defined = name in self.pb.func_defs
+        if defined:
+            fd_type = self.pb.func_types[name]
+            nparams = len(fd_type.params)
+            if len(args) != nparams and not fd_type.variadic:
+                raise Unsupported(f"call of '{name}' with {len(args)} arguments (it takes {nparams})", rng)
+            if ft.unprototyped:
+                args = [self.convert(a, p) if isinstance(p, IntType) else a for a, p in zip(args, fd_type.params)]
+        ret = ft.ret
+        lhs: Expr | None = None
+        if not isinstance(ret, VoidType):
+            if direct_lhs is not None and direct_lhs.type == ret:
+                lhs = direct_lhs
+            elif want or defined:
+                lhs = self.new_temp(ret, rng)
+        edge_node = whole if (lhs is not None and lhs is direct_lhs and whole is not None) else node
+        if defined:
+            self.calls.add(name)
+            self.emit(CallEdge, edge_node, lhs=lhs, callee=name, args=tuple(args))
+        else:
+            self.emit(ExternalCallEdge, edge_node, lhs=lhs, callee=name, args=tuple(args),
+                      writes_globals=name not in LIBC_PURE)
+        if lhs is None:
+            return Const(0, dm.int)
+        return lhs
+
+    def nondet_type(self, name: str, rng: Range | None) -> CType:
+        ft = self.pb.func_types.get(name)
+        if ft is not None and not isinstance(ft.ret, FloatType):
+            return ft.ret
+        dm = self.dm
+        suffix = name[len(NONDET_PREFIX):]
+        table: dict[str, CType] = {
+            "int": dm.int, "uint": dm.uint, "unsigned": dm.uint, "unsigned_int": dm.uint,
+            "char": dm.char, "uchar": dm.uchar, "unsigned_char": dm.uchar, "short": dm.short,
+            "ushort": dm.ushort, "unsigned_short": dm.ushort, "long": dm.long, "ulong": dm.ulong,
+            "unsigned_long": dm.ulong, "longlong": dm.llong, "long_long": dm.llong, "ulonglong": dm.ullong,
+            "unsigned_long_long": dm.ullong, "bool": dm.bool, "_Bool": dm.bool, "size_t": dm.size_t,
+            "u8": dm.uchar, "u16": dm.ushort, "u32": dm.uint, "u64": dm.ullong, "s8": dm.schar,
+            "s16": dm.short, "s32": dm.int, "s64": dm.llong, "pointer": dm.pointer(dm.void),
+            "pchar": dm.pointer(dm.char), "loff_t": dm.llong, "int128": dm.int128, "uint128": dm.uint128,
+        }
+        if suffix in ("float", "double"):
+            raise Unsupported("floating-point nondeterministic values", rng)
+        return table.get(suffix, dm.int)
+
+    def error_edge(self, info: ErrorInfo, node: c_ast.Node) -> None:
+        err = self.new_node()
+        err.error = info
+        src = self.here()
+        self.link(BlankEdge(pred=src, succ=err, range=info.range, label="error"))
+        self.cur = None

@@ -1,0 +1,196 @@
+"""Declarations and initialisers: globals, locals, aggregates and zero fill"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pycparser import c_ast
+
+from ...frontend.errors import Unsupported
+from ..ctype import (
+    ArrayType,
+    CType,
+    FloatType,
+    IntType,
+    PointerType,
+    StructType,
+)
+from ..ir import (
+    AssignEdge,
+    Cast,
+    Const,
+    DeclEdge,
+    Expr,
+    Index,
+    Member,
+    Nondet,
+    Var,
+)
+from .common import (
+    NONDET_PREFIX,
+    _Scope,
+    parse_string,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..builder import ProgramBuilder  # noqa: F401
+
+
+class DeclarationBuilder:
+    """Declarations and initialisers: globals, locals, aggregates and zero fill (a part of FunctionBuilder)."""
+
+    # ---- declarations -----------------------------------------------------
+    @contextmanager
+    def block_scope(self) -> Iterator[None]:
+        self.scope = _Scope(self.scope)
+        try:
+            yield
+        finally:
+            assert self.scope.parent is not None
+            self.scope = self.scope.parent
+
+    def unique_local(self, name: str) -> str:
+        count = self.local_names.get(name, 0)
+        self.local_names[name] = count + 1
+        return f"{self.name}::{name}" if count == 0 else f"{self.name}::{name}.{count}"
+
+    def global_decl(self, decl: c_ast.Decl) -> None:
+        pb = self.pb
+        if decl.name is None:  # struct/union/enum declaration
+            if decl.type is not None:
+                pb.resolve_type(decl.type, pb.global_scope, decl)
+            return
+        if isinstance(decl.type, c_ast.FuncDecl):
+            pb.declare_function(decl)
+            return
+        t = pb.resolve_type(decl.type, pb.global_scope, decl)
+        if isinstance(t, ArrayType) and t.size is None and isinstance(decl.init, c_ast.InitList):
+            t = ArrayType(t.elem, len(decl.init.exprs))
+        name = decl.name
+        existing = pb.vars.get(name)
+        pb.global_scope.vars[name] = name
+        if existing is not None and decl.init is None:
+            return  # a tentative or extern re-declaration
+        if existing is None:
+            pb.new_var(name, t, None, range=pb.range(decl))
+        if isinstance(t, FloatType):
+            if decl.init is not None:
+                raise Unsupported("floating-point globals", pb.range(decl))
+            return
+        if "extern" in decl.storage and decl.init is None:
+            # Defined elsewhere: its initial value is unknown.
+            self.emit(DeclEdge, decl, var=Var(name, t), init=Nondet(t, f"extern {name}") if isinstance(t, IntType)
+                      else None, is_global=True)
+            return
+        self.init_var(Var(name, t), decl, is_global=True)
+
+    def init_var(self, var: Var, decl: c_ast.Decl, is_global: bool) -> None:
+        t = var.type
+        init = decl.init
+        zero = is_global or init is not None
+        if init is None:
+            default = Const(0, t) if (is_global and isinstance(t, IntType)) else None
+            self.emit(DeclEdge, decl, var=var, init=default, is_global=is_global)
+            if is_global and not isinstance(t, IntType):
+                self.zero_fill(var, decl)
+            return
+        if isinstance(t, ArrayType | StructType):
+            self.emit(DeclEdge, decl, var=var, init=None, is_global=is_global)
+            if zero:
+                self.zero_fill(var, decl)
+            self.aggregate_init(var, t, init, decl)
+            return
+        if (isinstance(init, c_ast.FuncCall) and isinstance(init.name, c_ast.ID)
+                and init.name.name.startswith(NONDET_PREFIX) and init.name.name not in self.pb.func_defs
+                and not init.args and self.nondet_type(init.name.name, None) == t):
+            # int x = __VERIFIER_nondet_int(); is one step, not a temporary and a copy.
+            self.emit(DeclEdge, decl, var=var, init=Nondet(t, init.name.name), is_global=is_global)
+            return
+        e = self.rvalue(self.expr(init.exprs[0] if isinstance(init, c_ast.InitList) and init.exprs else init))
+        self.emit(DeclEdge, decl, var=var, init=self.convert(e, t) if isinstance(t, IntType | PointerType) else e,
+                  is_global=is_global)
+
+    def zero_fill(self, lv: Expr, decl: c_ast.Node) -> None:
+        """Static storage and partly initialised aggregates start as zero."""
+        t = lv.type
+        if isinstance(t, IntType | PointerType):
+            self.emit(AssignEdge, decl, lhs=lv, rhs=Const(0, t) if isinstance(t, IntType) else Cast(Const(0, self.dm.int), t))
+        elif isinstance(t, ArrayType):
+            if t.size is None:
+                return
+            if t.size > 256:
+                raise Unsupported(f"zero-initialisation of a {t.size}-element array", self.pb.range(decl))
+            for i in range(t.size):
+                self.zero_fill(Index(lv, Const(i, self.dm.ptrdiff_t), t.elem), decl)
+        elif isinstance(t, StructType):
+            for fname, ftype in self.pb.structs.get(t.key(), []):
+                self.zero_fill(Member(lv, fname, ftype), decl)
+                if t.union:
+                    break
+
+    def aggregate_init(self, lv: Expr, t: CType, init: c_ast.Node, decl: c_ast.Node) -> None:
+        if isinstance(t, ArrayType) and isinstance(init, c_ast.Constant) and init.type == "string":
+            raw = parse_string(init.value)
+            for i, ch in enumerate(raw[: t.size if t.size is not None else len(raw)]):
+                self.emit(AssignEdge, init, lhs=Index(lv, Const(i, self.dm.ptrdiff_t), t.elem),
+                          rhs=self.convert(Const(ch, self.dm.int), t.elem))
+            return
+        if not isinstance(init, c_ast.InitList):
+            e = self.rvalue(self.expr(init))
+            self.emit(AssignEdge, init, lhs=lv, rhs=self.convert(e, t) if isinstance(t, IntType | PointerType) else e)
+            return
+        if isinstance(t, ArrayType):
+            for i, sub in enumerate(init.exprs):
+                if isinstance(sub, c_ast.NamedInitializer):
+                    raise Unsupported("designated initializers", self.pb.range(sub))
+                self.aggregate_init(Index(lv, Const(i, self.dm.ptrdiff_t), t.elem), t.elem, sub, decl)
+        elif isinstance(t, StructType):
+            fields = self.pb.structs.get(t.key(), [])
+            for (fname, ftype), sub in zip(fields, init.exprs):
+                if isinstance(sub, c_ast.NamedInitializer):
+                    raise Unsupported("designated initializers", self.pb.range(sub))
+                self.aggregate_init(Member(lv, fname, ftype), ftype, sub, decl)
+        else:
+            if init.exprs:
+                self.aggregate_init(lv, t, init.exprs[0], decl)
+
+    def local_decl(self, decl: c_ast.Decl) -> None:
+        pb = self.pb
+        if decl.name is None:
+            if decl.type is not None:
+                pb.resolve_type(decl.type, self.scope, decl)
+            return
+        if isinstance(decl.type, c_ast.FuncDecl):
+            pb.declare_function(decl)
+            return
+        if "extern" in decl.storage:
+            if decl.name not in pb.vars:
+                t = pb.resolve_type(decl.type, self.scope, decl)
+                pb.new_var(decl.name, t, None, range=pb.range(decl))
+            self.scope.vars[decl.name] = decl.name
+            return
+        t = pb.resolve_type(decl.type, self.scope, decl)
+        if isinstance(t, FloatType):
+            raise Unsupported("floating-point variables", pb.range(decl))
+        if isinstance(t, ArrayType) and t.size is None:
+            if isinstance(decl.init, c_ast.InitList):
+                t = ArrayType(t.elem, len(decl.init.exprs))
+            elif isinstance(decl.init, c_ast.Constant) and decl.init.type == "string":
+                t = ArrayType(t.elem, len(parse_string(decl.init.value)))
+        if isinstance(t, ArrayType) and decl.type is not None and isinstance(decl.type, c_ast.ArrayDecl) \
+                and decl.type.dim is not None and t.size is None:
+            raise Unsupported("variable-length arrays", pb.range(decl))
+        if "static" in decl.storage:
+            gname = f"{self.name}::__cbam_static.{decl.name}"
+            if gname in pb.vars:
+                gname = f"{gname}.{len(pb.vars)}"
+            pb.new_var(gname, t, None, range=pb.range(decl))
+            self.scope.vars[decl.name] = gname
+            pb.static_inits.append((Var(gname, t), decl, self.scope))
+            return
+        vid = self.unique_local(decl.name)
+        var = pb.new_var(vid, t, self.name, range=pb.range(decl))
+        self.scope.vars[decl.name] = vid
+        self.init_var(var, decl, is_global=False)
