@@ -567,3 +567,16 @@ def test_without_a_usable_python_the_extension_says_why_and_a_cbam_of_ones_own_c
         [d] = _wait("the violation from the user's own cbam", lambda: vscode.cbam_diagnostics("buggy.c"), 60)
         assert d["code"] == "violation"
         assert "starting your cbam server" in vscode.cbam_log()
+
+
+def test_the_vsix_carries_exactly_cbams_sources() -> None:
+    """The bundled cbam is the source tree, no more: a module removed or renamed since an earlier
+    build (setuptools' build/lib keeps it) must not be packaged."""
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed: the .vsix cannot be built")
+    with zipfile.ZipFile(_vsix()) as z:
+        packaged = {n.removeprefix("extension/bundled/libs/") for n in z.namelist()
+                    if n.startswith("extension/bundled/libs/cbam/") and n.endswith(".py")}
+    folders = {"cbam": ROOT / "cbam", "cbam/engine": ROOT / "engine", "cbam/server": ROOT / "server"}
+    sources = {f"{pkg}/{p.relative_to(folder)}" for pkg, folder in folders.items() for p in folder.rglob("*.py")}
+    assert packaged == sources, (sorted(packaged - sources)[:10], sorted(sources - packaged)[:10])

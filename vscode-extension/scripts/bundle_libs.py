@@ -20,6 +20,7 @@ import py_compile
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -66,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.out
     if out.exists():
         shutil.rmtree(out)
+    # setuptools builds the wheel from ROOT/build/lib and never empties it: a module removed or
+    # renamed since an earlier build would still be packaged.
+    for stale in ("lib", f"bdist.{sysconfig.get_platform()}"):
+        shutil.rmtree(ROOT / "build" / stale, ignore_errors=True)
     with tempfile.TemporaryDirectory(prefix="cbam-wheel-") as tmp:
         run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp, str(ROOT)])
         [wheel] = Path(tmp).glob("cbam-*.whl")
