@@ -61,7 +61,7 @@ test: $(STAMP) test-deps
 	@if command -v npm >/dev/null; then \
 	  $(MAKE) --no-print-directory vsix && cd $(EXT) && CBAM_PYTHON=$(abspath $(BIN)/python) npm test --silent; \
 	else echo "skipping the VS Code extension's build and tests: node/npm is not installed"; fi
-	$(BIN)/pytest -n 2 --timeout=600 --ignore=tests/test_vscode.py
+	$(BIN)/pytest -n 2 --timeout=600 --durations=25 --ignore=tests/test_vscode.py
 	$(BIN)/pytest --timeout=900 tests/test_vscode.py
 
 bench: $(STAMP)
