@@ -94,8 +94,8 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
         if not result.targets:
             out.status = "unsafe" if out.confirmed else "safe"
             return out
-        path = reconstruct(result.targets[0], program, bam)
-        feas = check_path(program, path, smt_timeout_ms)
+        path = reconstruct(result.targets[0], program, bam, budget.poll)
+        feas = check_path(program, path, smt_timeout_ms, budget.poll)
         if feas.status == "sat":
             out.confirmed.append(Confirmed(path, feas))
             budget.violation_found()

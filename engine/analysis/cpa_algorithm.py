@@ -36,6 +36,13 @@ class Budget:
         if self.states & 0xFF == 0:
             self.check()
 
+    def poll(self) -> None:
+        """A cheap check for long loops outside the state space (path reconstruction, path
+        encoding): the clock is read every 256th call."""
+        self._polls = getattr(self, "_polls", 0) + 1
+        if self._polls & 0xFF == 0:
+            self.check()
+
     def check(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise BudgetExceeded("timeout")

@@ -7,6 +7,7 @@ fresh frame, so recursive instances of a function get their own variables.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cfa.cfa import CFANode, ErrorInfo
@@ -64,8 +65,9 @@ def _call_edge_at(state: ARGState) -> CallEdge:
     raise ValueError("no call edge at a call state")
 
 
-def _within_block(s: ARGState, program, bam=None) -> list[Step]:
-    """Steps from the root of ``s``'s block analysis to ``s``, splicing summaries."""
+def _within_block(s: ARGState, program, bam=None, poll: Callable[[], None] = lambda: None) -> list[Step]:
+    """Steps from the root of ``s``'s block analysis to ``s``, splicing summaries. ``poll`` raises
+    when the run's time is up: a path through unrolled recursion can have millions of steps."""
     if s.origin is not None:
         if bam is None:
             raise ValueError("a path through a cached block needs the BAM instance to rebuild it")
@@ -78,6 +80,7 @@ def _within_block(s: ARGState, program, bam=None) -> list[Step]:
     chain.reverse()
     steps: list[Step] = []
     for st in chain:
+        poll()
         assert st.edge is not None
         if st.summary_exit is not None and isinstance(st.edge, CallEdge):
             collapsed = _collapse(st, program, bam)
@@ -86,7 +89,7 @@ def _within_block(s: ARGState, program, bam=None) -> list[Step]:
                 continue
             callee = program.functions[st.edge.callee]
             steps.append(Step("call", st.edge, callee.entry))
-            steps.extend(_within_block(st.summary_exit, program, bam))
+            steps.extend(_within_block(st.summary_exit, program, bam, poll))
             steps.append(Step("return", st.edge))
         else:
             steps.append(Step("op", st.edge))
@@ -135,13 +138,13 @@ def _collapse(st: ARGState, program, bam) -> Step | None:
     return Step("summary", edge, None, {"params": params, "outputs": values})
 
 
-def reconstruct(trace: TargetTrace, program, bam=None) -> ErrorPath:
+def reconstruct(trace: TargetTrace, program, bam=None, poll: Callable[[], None] = lambda: None) -> ErrorPath:
     steps: list[Step] = []
     for call_state, _callee_root in trace.chain:
-        steps.extend(_within_block(call_state, program, bam))
+        steps.extend(_within_block(call_state, program, bam, poll))
         edge = _call_edge_at(call_state)
         steps.append(Step("call", edge, program.functions[edge.callee].entry))
-    steps.extend(_within_block(trace.state, program, bam))
+    steps.extend(_within_block(trace.state, program, bam, poll))
     node = trace.state.location
     assert node.error is not None
     return ErrorPath(steps, node.error, node)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import z3
@@ -237,11 +238,13 @@ class PathEncoder:
             return
         raise EncodingUnsupported("writes to memory (pointers, arrays, structs)", None)
 
-    def encode(self, path: ErrorPath) -> Encoding:
+    def encode(self, path: ErrorPath, poll: Callable[[], None] = lambda: None) -> Encoding:
+        """``poll`` raises when the run's time is up (a path may have millions of steps)."""
         frames = path.frames()
         stack: list[int] = []
         program = self.program
         for i, st in enumerate(path.steps):
+            poll()
             self.enc.writes.append([])
             frame = frames[i]
             e = st.edge
@@ -373,10 +376,11 @@ class Feasibility:
     overflow_steps: list[int] = field(default_factory=list)
 
 
-def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000) -> Feasibility:
+def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,
+               poll: Callable[[], None] = lambda: None) -> Feasibility:
     encoder = PathEncoder(program)
     try:
-        enc = encoder.encode(path)
+        enc = encoder.encode(path, poll)
     except EncodingUnsupported as u:
         return Feasibility("unsupported", reason=u.what, unsupported_range=u.range)
     solver = z3.SolverFor("QF_BV")

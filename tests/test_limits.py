@@ -1,0 +1,35 @@
+"""Limits are promises: a run stops at its time limit in every phase, not only while exploring
+states. ../shared/repro/timeout_overrun.c (fibo_2calls_25-2.c whose base case falls off its end)
+once ran 134 s and took 1.4 GB under --timeout 5: its error path through unrolled recursion has
+millions of steps, and rebuilding and encoding it never looked at the clock."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import pytest
+
+from .conftest import ROOT
+
+REPRO = ROOT.parent / "shared" / "repro" / "timeout_overrun.c"
+SLACK = 10.0  # start-up, imports and a loaded machine; the overrun was two minutes
+
+
+@pytest.mark.skipif(not REPRO.exists(), reason="../shared/repro is not here")
+def test_the_time_limit_holds_while_an_error_path_is_rebuilt_and_encoded(tmp_path) -> None:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "cbam", "verify", "--timeout", "3", "--no-cache", "--format", "json",
+                        str(REPRO)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                       env={**os.environ, "CBAM_DEBUG": ""})
+    elapsed = time.monotonic() - t0
+    assert r.returncode == 3, r.stderr[-2000:]
+    assert '"reason_kind": "timeout"' in r.stdout
+    assert elapsed < 3 + SLACK, f"--timeout 3 took {elapsed:.1f} s"
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if peak > before:  # the largest child so far is this one
+        assert peak < 600_000, f"peak {peak / 1000:.0f} MB"
