@@ -102,3 +102,14 @@ def test_the_command_line_offers_it(sign: str, tmp_path: Path, capsys: pytest.Ca
     assert code == 0, out
     [entry] = out if isinstance(out, list) else [out]
     assert entry["verdict"] == "TRUE" and entry["config"] == sign
+
+
+def test_its_summaries_appear_in_hover_through_the_api(sign: str, tmp_path: Path) -> None:
+    from cbam.server.summaries import SummaryReader, format_hover
+
+    cache = tmp_path / "cache"
+    report = api.verify_entries(_write(tmp_path, RECURSIVE),
+                                options=api.VerifyOptions(config=sign, cache=api.open_cache(str(cache))))
+    f = next(fn for fn in report.functions if fn.name == "f")
+    text = format_hover(f, report.result, SummaryReader().blocks(str(cache), f.key))
+    assert "| `true` | `\\result >= 1` |" in text, text
