@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean test-deps vsix vscode-test-deps
+.PHONY: run test lint bench clean test-deps vsix
 
 # The VS Code extension, packaged with cbam and its Python libraries for one platform.
 VSCE_TARGET ?= linux-x64
@@ -36,33 +36,16 @@ $(VSIX): $(STAMP) $(EXT_NODE) $(PY_SOURCES) $(wildcard $(EXT)/src/*.ts) $(EXT)/p
 
 vsix: $(VSIX)
 
-# code-server (VS Code 1.100.3 from npm) and Debian's Chromium, for tests/test_vscode.py.
-vscode-test-deps:
+# What make test installs by itself (as root on Debian): gcc-multilib, neovim, Chromium and
+# code-server (VS Code 1.100.3 from npm) for tests/test_vscode.py.
+test-deps:
+	@sh tests/system_deps.sh
 	@sh tests/vscode/install.sh || echo "warning: could not install code-server; the VS Code test will say why"
 
-# gcc -m32 replays ILP32 counterexamples (Debian: gcc-multilib); Neovim's built-in LSP
-# client drives the server in one end-to-end test (Debian: neovim); the extension runs in a
-# real VS Code (code-server) in another.
-test-deps: vscode-test-deps
-	@if ! command -v nvim >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  (apt-get update -qq && apt-get install -y -qq neovim) >/dev/null 2>&1 \
-	    || echo "warning: could not install neovim; the Neovim LSP test will be skipped"; \
-	fi
-	@if ! echo 'int main(void){return 0;}' | gcc -m32 -x c -o /dev/null - 2>/dev/null; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    (apt-get update -qq && apt-get install -y -qq gcc-multilib) >/dev/null 2>&1 \
-	      || echo "warning: could not install gcc-multilib; ILP32 harness replays will be skipped"; \
-	  else echo "warning: gcc -m32 unavailable; ILP32 harness replays will be skipped"; fi; \
-	fi
-
 # The real-VS-Code test runs after the rest, on a quiet machine: it measures start-up times.
-test: $(STAMP) test-deps
+test: $(STAMP)
 	$(BIN)/ruff check cbam engine server tests bench
-	@if command -v npm >/dev/null; then \
-	  $(MAKE) --no-print-directory vsix && cd $(EXT) && CBAM_PYTHON=$(abspath $(BIN)/python) npm test --silent; \
-	else echo "skipping the VS Code extension's build and tests: node/npm is not installed"; fi
-	$(BIN)/pytest -n 2 --timeout=600 --durations=25 --ignore=tests/test_vscode.py
-	$(BIN)/pytest --timeout=900 tests/test_vscode.py
+	@sh tests/run_all.sh $(BIN)
 
 bench: $(STAMP)
 	$(BIN)/python bench/svcomp_bench.py --timeout 60
