@@ -94,6 +94,10 @@ def main() -> int:
         for f in as_completed(futures):
             r = f.result()
             results.append(r)
+            if len(results) % 50 == 0:
+                print(f"[differential] {len(results)}/{len(seeds)} sequences, "
+                      f"{sum(len(x['mismatches']) for x in results)} mismatches, {time.monotonic() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
             for m in r["mismatches"]:
                 print(f"MISMATCH seed {r['seed']} ({r['config']}, {r['mode']}) step {m['step']} {m['edit']}: "
                       f"{m['problem']}\n{m['source']}\n{m['detail']}\n", flush=True)
