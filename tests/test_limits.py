@@ -11,20 +11,17 @@ import subprocess
 import sys
 import time
 
-import pytest
+from .conftest import REPRO, needs_repro
 
-from .conftest import ROOT
-
-REPRO = ROOT.parent / "shared" / "repro" / "timeout_overrun.c"
 SLACK = 10.0  # start-up, imports and a loaded machine; the overrun was two minutes
 
 
-@pytest.mark.skipif(not REPRO.exists(), reason="../shared/repro is not here")
+@needs_repro
 def test_the_time_limit_holds_while_an_error_path_is_rebuilt_and_encoded(tmp_path) -> None:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     t0 = time.monotonic()
     r = subprocess.run([sys.executable, "-m", "cbam", "verify", "--timeout", "3", "--no-cache", "--format", "json",
-                        str(REPRO)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                        str(REPRO / "timeout_overrun.c")], capture_output=True, text=True, timeout=120, cwd=tmp_path,
                        env={**os.environ, "CBAM_DEBUG": ""})
     elapsed = time.monotonic() - t0
     assert r.returncode == 3, r.stderr[-2000:]

@@ -14,7 +14,14 @@ from cbam.engine.analysis.predicate.refiner import TreeBuilder, _post_order, spa
 from cbam.engine.analysis.smt import check_path
 from cbam.engine.verify import make_cpa
 
-from .conftest import SVCOMP, assert_replay_reaches_error, check_error_path, load_src, verify_src
+from .conftest import (
+    SVCOMP,
+    assert_replay_reaches_error,
+    check_error_path,
+    load_src,
+    needs_svcomp,
+    verify_src,
+)
 
 ERR = 'extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n' \
       'void reach_error(void) { __assert_fail("0", "p.c", 2, "reach_error"); }\n' \
@@ -167,6 +174,7 @@ def test_sum_is_proven_with_a_relational_summary(tmp_path):
     assert make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0) in exit_atoms
 
 
+@needs_svcomp
 def test_svcomp_sum_tasks_under_predicate_configs(tmp_path):
     from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
@@ -275,6 +283,7 @@ def test_solver_calls_are_cut_to_the_runs_deadline():
         set_deadline(None)
 
 
+@needs_svcomp
 def test_a_run_ends_at_its_timeout_as_a_timeout_and_is_not_cached(tmp_path):
     """gsv2008 keeps the predicate abstraction's solver busy: before solver calls were cut to the
     run's deadline it overran a 5 s timeout by 7 s, and a refinement starved by the deadline was
@@ -298,6 +307,7 @@ def test_a_run_ends_at_its_timeout_as_a_timeout_and_is_not_cached(tmp_path):
     assert store.stats()["results"] == 0
 
 
+@needs_svcomp
 def test_every_true_sum_task_is_proven_with_result_equal_n_plus_m(tmp_path):
     """Issue 7's acceptance: the recursive-simple/sum_* true tasks are TRUE under the default
     configuration, and `cbam summary` states \\result == n + m for sum (directly as a predicate
