@@ -35,3 +35,25 @@ def test_generated_program_has_the_promised_shape():
     assert "rdown(n - 1)" in src and src.count("reach_error();") == 4
     assert incremental_bench.generate(failing=False) != src
     assert incremental_bench.generate(check_const=1001).count("1001") == 1
+
+
+def test_soak_mutants_are_reproducible_and_findings_are_classified():
+    import random
+
+    import soak
+
+    text = "int main(void) {\n  int x = 1;\n  x = x + 2;\n  return x;\n}\n"
+    a = soak.mutate(text, random.Random(7))
+    assert a == soak.mutate(text, random.Random(7))  # a seed replays its mutant
+    kinds = {soak.mutate(text, random.Random(s))[1].split(" ")[0] for s in range(200)}
+    assert {"delete", "duplicate", "swap", "insert"} <= kinds
+    ok = {"seed": 1, "source": "a.c", "mutation": "m", "exit": 3, "seconds": 5.5, "hung": False}
+    crash = dict(ok, seed=2, exit=4)
+    slow = dict(ok, seed=3, seconds=12.0)
+    lsp_ok = {"seed": 9, "source": "a.c", "mutation": "m", "seconds": 1.0, "server alive": True}
+    lsp_dead = dict(lsp_ok, seed=10, **{"server alive": False})
+    text, findings = soak.report([ok, crash, slow], [lsp_ok, lsp_dead], timeout=5, slack=2, startup=2)
+    assert findings == 3
+    assert "| crashes (exit 4, a signal, or hung) | 1 |" in text and "| overruns | 1 |" in text
+    assert "| server restarts needed | 1 |" in text
+    assert "- seed 2:" in text and "- seed 3:" in text and "- seed 10:" in text and "- seed 1:" not in text
