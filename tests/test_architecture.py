@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 from cbam.engine.analysis import registry
+from cbam.engine.cfa.callgraph import tarjan
 
 from .conftest import ROOT
 
@@ -63,37 +64,8 @@ GRAPH = {m: _runtime_imports(m, p) for m, p in MODULES.items()}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in graph.get(v, ()):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                found.append(sorted(comp))
-
-    for v in graph:
-        if v not in index:
-            visit(v)
-    return found
+    """The strongly connected components with more than one member (the engine's own Tarjan)."""
+    return [c for c in tarjan(graph) if len(c) > 1]
 
 
 def _package(module: str) -> str:

@@ -22,6 +22,7 @@ class Budget:
                  extra_after_violation: float | None = None):
         self.deadline = (time.monotonic() + timeout) if timeout else None
         self.states = 0
+        self._polls = 0
         self.cancel = cancel
         self.extra_after_violation = extra_after_violation
 
@@ -39,7 +40,7 @@ class Budget:
     def poll(self) -> None:
         """A cheap check for long loops outside the state space (path reconstruction, path
         encoding): the clock is read every 256th call."""
-        self._polls = getattr(self, "_polls", 0) + 1
+        self._polls += 1
         if self._polls & 0xFF == 0:
             self.check()
 
