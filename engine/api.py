@@ -20,6 +20,7 @@ from .options import DATA_MODELS, THEORIES, VerifyOptions
 
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from .analysis.result import VerificationResult, Violation  # noqa: F401  (the typed result, for callers)
@@ -86,13 +87,17 @@ def verify(program: Program, options: VerifyOptions | None = None) -> Verificati
 
 def verify_entries(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None,
                    entries: list[str] | None = None, options: VerifyOptions | None = None,
-                   preprocessed: str | None = None) -> FileReport:
+                   preprocessed: str | None = None, on_partial: Callable[[FileReport], None] | None = None
+                   ) -> FileReport:
     """Verify a file from each of its entry points (``entries``, else :func:`entry_points`) and
     report them together, with a status per function. FrontendError on bad input.
-    ``preprocessed``: the output of :func:`preprocess` for this text, if the caller ran it."""
+    ``preprocessed``: the output of :func:`preprocess` for this text, if the caller ran it.
+    ``on_partial``: called with the report so far (``result.partial`` set) each time a violation
+    is confirmed while the search for further ones goes on."""
     from .report_file import verify_file_entries
 
-    return verify_file_entries(path, text, preprocess, entries, options or VerifyOptions(), preprocessed)
+    return verify_file_entries(path, text, preprocess, entries, options or VerifyOptions(), preprocessed,
+                               on_partial)
 
 
 def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None) -> FileReport:

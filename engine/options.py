@@ -22,6 +22,7 @@ _FIELDS = {
     "extra_search_after_violation": None,
     "cache": None,
     "predicate_theory": "bv",
+    "on_partial": None,
 }
 
 
@@ -40,6 +41,9 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     extra_search_after_violation: float | None  # seconds for further violations after the first
     cache: object  # cache.store.CacheStore, or None for no persistent cache
     predicate_theory: str  # path formulas of the predicate analysis: "bv" (exact) or "lia" (checked)
+    # Called with a partial VerificationResult each time a violation is confirmed while the search
+    # goes on (the editor shows it at once). Like cancel, it changes no result: not in a key.
+    on_partial: object
 
     @property
     def theory(self) -> str:
@@ -55,5 +59,6 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     def key_material(self) -> list:
         """Every option that can change a run's result, in a fixed order; each cache key of a
         run is derived from it (cache/keys.py). Not in it: the time limit (a run cut short by
-        it is never stored as a result), cancellation and the cache itself."""
+        it is never stored as a result), cancellation, the listener for partial results and the
+        cache itself."""
         return [*self.analysis_material(), self.max_violations, self.harness, self.extra_search_after_violation]

@@ -4,6 +4,7 @@ that no client re-derives what the engine knows."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .analysis.result import UnknownReason, VerificationResult
@@ -60,28 +61,53 @@ def entry_points(program) -> list[str]:
 
 
 def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | None, entries: list[str] | None,
-                        options: VerifyOptions, preprocessed: str | None = None) -> FileReport:
+                        options: VerifyOptions, preprocessed: str | None = None,
+                        on_partial: Callable[[FileReport], None] | None = None) -> FileReport:
+    """``on_partial``: told, each time a violation is confirmed while the search goes on, what
+    the file's report is so far (``result.partial``: functions not yet on a violation are
+    UNKNOWN)."""
     program = load_program(path, text=text, options=pp, entry="main", preprocessed=preprocessed)
     chosen = list(entries) if entries else entry_points(program)
-    results = []
-    tables = []
+    results: list[VerificationResult] = []
+    tables: list[list[FunctionReport]] = []
     for entry in chosen:
         prog = program if entry == "main" else load_program(path, text=text, options=pp, entry=entry,
                                                              preprocessed=preprocessed)
-        result = run_deep(lambda p=prog: verify_program(p, options))
-        if entry != "main":
-            for v in result.violations:
-                v.message += f" (entry {entry}, with arbitrary arguments)"
+        opts = options
+        if on_partial is not None:
+            def partial(r: VerificationResult, prog=prog, entry=entry) -> None:
+                _entry_messages(r, entry)
+                done = len(results)
+                report = _report(program, [*results, r], chosen[:done + 1],
+                                 [*tables, _functions(prog, r, options.cache is not None)], options)
+                report.result.partial = True
+                on_partial(report)
+            opts = options._replace(on_partial=partial)
+        result = run_deep(lambda p=prog, o=opts: verify_program(p, o))
+        _entry_messages(result, entry)
         results.append(result)
         tables.append(_functions(prog, result, options.cache is not None))
-    merged = merge(results, chosen)
-    functions = tables[0]
+    return _report(program, results, chosen, tables, options)
+
+
+def _entry_messages(result: VerificationResult, entry: str) -> None:
+    if entry != "main":
+        suffix = f" (entry {entry}, with arbitrary arguments)"
+        for v in result.violations:
+            if not v.message.endswith(suffix):
+                v.message += suffix
+
+
+def _report(program, results: list[VerificationResult], entries: list[str], tables: list[list[FunctionReport]],
+            options: VerifyOptions) -> FileReport:
+    merged = merge(results, entries)
+    functions = [replace(f) for f in tables[0]]
     for table in tables[1:]:  # a function is reachable if some entry reaches it
         for f, g in zip(functions, table):
             f.reachable = f.reachable or g.reachable
     for f in functions:
         f.status = status(f, merged, options.max_violations)
-    return FileReport(merged, chosen, functions, list(program.diagnostics))
+    return FileReport(merged, entries, functions, list(program.diagnostics))
 
 
 def merge(results: list[VerificationResult], entries: list[str]) -> VerificationResult:
@@ -107,7 +133,8 @@ def merge(results: list[VerificationResult], entries: list[str]) -> Verification
 
 def search_complete(result: VerificationResult, max_violations: int) -> bool:
     """Whether a FALSE run looked everywhere: then a function on no error path is verified."""
-    return result.search_stopped == UnknownReason.NONE and len(result.violations) < max_violations
+    return not result.partial and result.search_stopped == UnknownReason.NONE and \
+        len(result.violations) < max_violations
 
 
 def status(f: FunctionReport, result: VerificationResult, max_violations: int) -> str:

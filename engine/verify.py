@@ -16,10 +16,11 @@ from . import selfcheck
 from .analysis import registry
 from .analysis.bam import BAM, CacheInconsistency
 from .analysis.blocks import build_blocks
+from .analysis.cegar import Confirmed
 from .analysis.cpa_algorithm import Budget
 from .analysis.harness import write_harness
 from .analysis.report import build_violation
-from .analysis.result import Statistics, UnknownReason, VerificationResult
+from .analysis.result import Statistics, UnknownReason, VerificationResult, Violation
 from .analysis.smt import set_deadline
 from .cfa.callgraph import CallGraph
 from .cfa.cfa import Program
@@ -139,29 +140,89 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
             return restored
         # What the validation analysed is final; the first phase starts from it.
         validated = {k: r for k, r in bam.cache.items() if not r.dependent}
-    search = run_phases(program, cpa, found, blocks, phases, opts, persistent, stats, validated)
-    _assemble(result, program, opts, search, t0)
+    violations = _Violations(program, opts, result)
+    known: dict = {}
+    chain: list = []
+    chain_precision = None
+    if policy is not None and opts.max_violations > 1:
+        # The violations an earlier run found, in order, as far as their certificates hold: the
+        # search goes on from them, as a fresh search would after finding them.
+        budget = Budget(None if opts.timeout is None else opts.timeout * phases[0].share, cancel=opts.cancel)  # type: ignore[arg-type]
+        bam = BAM(program, cpa, blocks, budget, opts.order)
+        bam.persistent = persistent
+        violations.prior, known, chain, chain_precision = policy.revalidate_chain(bam, found)
+        stats.precision_reused |= chain_precision is not None and chain_precision[1]
+        accumulate(stats, bam, budget, 0)
+        validated = {k: r for k, r in bam.cache.items() if not r.dependent}
+        if violations.prior:
+            violations.report([])
+    if len(known) >= opts.max_violations:
+        assert chain_precision is not None
+        search = Search(status="unsafe", stats=stats, chain=chain, chain_precision=chain_precision[0],
+                        chain_hinted=chain_precision[1])
+    else:
+        search = run_phases(program, cpa, found, blocks, phases, opts, persistent, stats, validated,
+                            violations.report if opts.on_partial is not None else None, known, chain,
+                            chain_precision)
+    _assemble(result, program, opts, search, t0, violations)
     if policy is not None:
+        chain = (search.chain, found, search.chain_precision, search.chain_hinted)
         if search.stopped != UnknownReason.NONE:
-            policy.file_cut(result, search.run_timed_out)
+            policy.file_cut(result, search.run_timed_out, chain)
         else:
-            policy.file_result(result, found, search.precision, search.certify)
+            policy.file_result(result, found, search.precision, search.certify, chain)
     return result
 
 
+class _Violations:
+    """The run's violations as reported: those carried over from certificates (``prior``), then
+    those the search confirms, each built once (with its harness); with a listener
+    (VerifyOptions.on_partial), reported the moment each is confirmed."""
+
+    def __init__(self, program: Program, opts: VerifyOptions, result: VerificationResult):
+        self.program = program
+        self.opts = opts
+        self.result = result
+        self.prior: list[Violation] = []
+        self._built: dict[int, Violation] = {}
+
+    def build(self, c: Confirmed) -> Violation:
+        v = self._built.get(id(c))
+        if v is None:
+            v = build_violation(self.program, c.path, c.feasibility)
+            if self.opts.harness:
+                v.harness = write_harness(self.program, v, self.program.main_file)
+            self._built[id(c)] = v
+        return v
+
+    def all(self, confirmed: list[Confirmed]) -> list[Violation]:
+        return [*self.prior, *(self.build(c) for c in confirmed)]
+
+    def report(self, confirmed: list[Confirmed]) -> None:
+        listener = self.opts.on_partial
+        if listener is None:
+            return
+        partial = _new_result(self.program, self.opts)
+        partial.verdict, partial.partial = "FALSE", True
+        partial.violations = self.all(confirmed)
+        partial.function_keys = dict(self.result.function_keys)
+        listener(partial)  # type: ignore[operator]
+
+
 def _assemble(result: VerificationResult, program: Program, opts: VerifyOptions, search: Search,
-              t0: float) -> None:
+              t0: float, violations: _Violations) -> None:
     """The typed result of a search: verdict, reason, violations with their paths (and test
     harnesses), statistics."""
     result.unsupported_range = search.unsupported_range
+    found = bool(search.confirmed or violations.prior)
     if search.stopped != UnknownReason.NONE:
         _unknown(result, search.kind, search.reason)
-        if search.confirmed:
+        if found:
             result.search_stopped = search.stopped
             result.warnings.append(f"search for further violations stopped early: {search.reason}")
-    elif search.status == "safe":
+    elif search.status == "safe" and not found:
         result.verdict = "TRUE"
-    elif search.status == "unsafe" or search.confirmed:
+    elif search.status == "unsafe" or found:
         result.verdict = "FALSE"
         if search.reason:
             result.search_stopped = search.kind
@@ -174,12 +235,8 @@ def _assemble(result: VerificationResult, program: Program, opts: VerifyOptions,
             result.reason_ref = ["node", node.function, node.canon]
     search.stats.time = round(time.monotonic() - t0, 3)
     result.statistics = search.stats
-    for c in search.confirmed:
-        v = build_violation(program, c.path, c.feasibility)
-        if opts.harness:
-            v.harness = write_harness(program, v, program.main_file)
-        result.violations.append(v)
-    if search.confirmed and result.verdict != "FALSE":
+    result.violations = violations.all(search.confirmed)
+    if result.violations and result.verdict != "FALSE":
         # A confirmed violation stands even if a later phase ran out of time.
         result.verdict, result.reason, result.reason_kind = "FALSE", "", UnknownReason.NONE
 

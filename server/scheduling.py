@@ -35,6 +35,7 @@ def schedule(ls: CbamServer, uri: str, delay: float = 0.0, entry: str | None = N
     """A new trigger: cancel what runs for this document, then verify (after ``delay``)."""
     state = ls.docs.setdefault(uri, DocState(uri))
     cancel_job(ls, state)
+    state.partial = None
     state.generation = generation = next(ls.job_ids)
     state.busy = True
     loop = asyncio.get_event_loop()
@@ -119,7 +120,7 @@ async def _verify_document(ls: CbamServer, state: DocState, job_id: int, entry: 
     state.job_id = job_id
     worker = ls.worker_for(uri)
     token = f"cbam-{job_id}"
-    progress = {"begun": False, "states": 0}
+    progress = {"begun": False, "states": 0, "found": 0}
     loop = asyncio.get_running_loop()
     started = time.monotonic()
 
@@ -138,18 +139,35 @@ async def _verify_document(ls: CbamServer, state: DocState, job_id: int, entry: 
 
     progress_task = loop.create_task(maybe_begin_progress())
 
+    def progress_message() -> str:
+        n = progress["found"]
+        found = f"; {n} violation{'s' if n != 1 else ''} found, searching for more" if n else ""
+        return f"{os.path.basename(path)}: {time.monotonic() - started:.0f} s{found}"
+
     def on_progress(states: int) -> None:
         progress["states"] = states
         if progress["begun"]:
-            elapsed = time.monotonic() - started
-            loop.call_soon_threadsafe(ls.work_done_progress.report, token, lsp.WorkDoneProgressReport(
-                message=f"{os.path.basename(path)}: {elapsed:.0f} s"))
+            loop.call_soon_threadsafe(ls.work_done_progress.report, token,
+                                      lsp.WorkDoneProgressReport(message=progress_message()))
+
+    def show_partial(answer: Verified) -> None:
+        if not current(ls, state, job_id, version):
+            return
+        publish_verified(ls, state, answer, version, settings, partial=True)
+        refresh_code_lenses(ls)
+        progress["found"] = len(answer.report.result.violations)
+        if progress["begun"]:
+            ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=progress_message()))
+
+    def on_partial(answer: Verified) -> None:
+        # The first violation is shown the moment it is confirmed; the search goes on.
+        loop.call_soon_threadsafe(show_partial, answer)
 
     try:
         job = Job(uri, path, text, version, settings, entry=entry, use_cache=use_cache, id=job_id,
                   flags=ls.flags_for(path))
         limit = float(settings.timeout) * 4 + 30  # several entry points may run
-        outcome = await loop.run_in_executor(None, worker.run, job, on_progress, limit)
+        outcome = await loop.run_in_executor(None, worker.run, job, on_progress, limit, on_partial)
     except asyncio.CancelledError:
         worker.cancel(job_id)
         raise
@@ -161,11 +179,17 @@ async def _verify_document(ls: CbamServer, state: DocState, job_id: int, entry: 
     if state.generation != job_id:
         return  # a newer trigger owns this document now
     state.job_id = None
-    if ls.docs.get(uri) is not state:
-        return  # closed meanwhile
-    if state.version is not None and version is not None and state.version > version:
-        return  # the document changed meanwhile: never show stale results as current
+    if not current(ls, state, job_id, version):
+        return
     publish_outcome(ls, state, outcome, version, text, settings)
+
+
+def current(ls: CbamServer, state: DocState, job_id: int, version: int | None) -> bool:
+    """Whether what job ``job_id`` computed on ``version`` may still be shown: no newer trigger,
+    the document still open, and its text unchanged (stale results never look current)."""
+    if state.generation != job_id or ls.docs.get(state.uri) is not state:
+        return False
+    return not (state.version is not None and version is not None and state.version > version)
 
 
 def publish(ls: CbamServer, state: DocState, diags: list[lsp.Diagnostic], version: int | None) -> None:
@@ -189,10 +213,20 @@ def publish_outcome(ls: CbamServer, state: DocState, outcome: JobOutcome, versio
         state.functions = []
         diags = frontend_diagnostics(outcome.answer.diagnostics, outcome.answer.phase, state.uri, text)
     elif isinstance(outcome.answer, Verified):
-        report = outcome.answer.report
-        state.result = report.result
-        state.functions = report.functions
-        state.cache_dir = outcome.answer.cache_dir
-        diags = result_diagnostics(report, state.uri, ls.related_support, settings.timeout)
+        publish_verified(ls, state, outcome.answer, version, settings)
+        return
     # The lenses are refreshed when the document's status becomes "done" (verify_document), once.
+    publish(ls, state, diags, version)
+
+
+def publish_verified(ls: CbamServer, state: DocState, answer: Verified, version: int | None,
+                     settings: Settings, partial: bool = False) -> None:
+    report = answer.report
+    state.result = report.result
+    state.functions = report.functions
+    state.cache_dir = answer.cache_dir
+    diags = result_diagnostics(report, state.uri, ls.related_support, settings.timeout)
+    shown, state.partial = state.partial, (version, diags) if partial else None
+    if not partial and shown == (version, diags):
+        return  # the search found nothing more: the client already has exactly this
     publish(ls, state, diags, version)

@@ -51,6 +51,9 @@ class DocState:
     functions: list[FunctionReport] = field(default_factory=list)  # with the engine's status each
     cache_dir: str | None = None  # the cache that produced ``result`` (None: the cache was off)
     reported: DocStatus | None = None  # the last status sent to the client
+    # The violations published while the search went on (version, diagnostics): the final
+    # answer is not published again when it shows nothing more.
+    partial: tuple[int | None, list] | None = None
 
 
 class CbamServer(LanguageServer):

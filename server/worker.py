@@ -128,8 +128,16 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
             store = stores[s.cache_dir]
         opts = s.verify_options(cache=store, cancel=progress)
         entries = [job.entry] if job.entry else list(s.entry_points) or None
+        cache_dir = str(store.dir) if store is not None else None
+
+        def partial(report: Any) -> None:
+            try:
+                conn.send(("partial", job.id, Verified(report, cache_dir)))
+            except (BrokenPipeError, OSError):
+                pass
+
         report = api.verify_entries(job.path, text=job.text, preprocess=pp, entries=entries, options=opts,
-                                    preprocessed=preprocessed)
+                                    preprocessed=preprocessed, on_partial=partial)
         conn.send(("done", job.id, Verified(report, str(store.dir) if store is not None else None)))
     except api.FrontendError as exc:
         conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
@@ -168,7 +176,9 @@ class Worker:
         child.close()
         self.conn = parent
 
-    def run(self, job: Job, on_progress, time_limit: float) -> JobOutcome:
+    def run(self, job: Job, on_progress, time_limit: float, on_partial=None) -> JobOutcome:
+        """``on_progress(states)``: a tick while the job runs; ``on_partial(Verified)``: a violation
+        confirmed while the search for further ones goes on (called on this thread)."""
         with self.lock:
             self._ensure()
             assert self.conn is not None and self.proc is not None
@@ -191,6 +201,10 @@ class Worker:
                         continue
                     if kind == "progress":
                         on_progress(data)
+                        continue
+                    if kind == "partial":
+                        if on_partial is not None:
+                            on_partial(data)
                         continue
                     if kind == "error":
                         return JobOutcome("crashed", error=data)

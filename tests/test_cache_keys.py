@@ -35,6 +35,7 @@ CHANGES: dict[str, tuple[object, set[str]]] = {
     "extra_search_after_violation": (5.0, RUN),
     "timeout": (3.0, set()),  # a run cut short by it is never stored
     "cancel": (lambda: False, set()),
+    "on_partial": (lambda result: None, set()),  # a listener: it sees results, never changes them
     "cache": (object(), set()),
 }
 

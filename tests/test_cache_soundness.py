@@ -78,7 +78,10 @@ def test_pruned_entries_are_kept_apart_and_not_shown_as_summaries(tmp_path):
     excluded locations are part of it), and hover/`cbam summary` do not show it."""
     store = CacheStore(tmp_path / "cache")
     work = tmp_path / "p.c"
-    shutil.copy(REPRO / "const_edit_v1.c", work)
+    # A second error location (unreachable) keeps the search going after the first violation,
+    # which excludes the one inside __VERIFIER_assert.
+    work.write_text((REPRO / "const_edit_v1.c").read_text().replace(
+        "  return 0;", "  if (leaf(5) == 0) reach_error();\n  return 0;"))
     result = verify(work, store, **EDITOR)
     key = result.function_keys["__VERIFIER_assert"]
     rows = store.conn.execute("SELECT pruned FROM blocks WHERE fn_key = ?", (key,)).fetchall()

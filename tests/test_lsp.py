@@ -48,6 +48,29 @@ int main(void) {
 }
 """
 
+# Two violations: the first (line 15) on the branch a depth-first search takes first, the second
+# (line 13) behind a loop that takes value analysis seconds to run through.
+TWO_VIOLATIONS = """extern int __VERIFIER_nondet_int(void);
+void reach_error(void);
+
+int slow_sum(void) {
+  int s = 0;
+  for (int i = 0; i < 10000; i++) s += i % 3;
+  return s;
+}
+
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x > 0) {
+    if (slow_sum() == 9999) reach_error();
+  } else {
+    reach_error();
+  }
+  return 0;
+}
+"""
+
+
 def make_client_factory():
     from pytest_lsp.client import (
         DEFAULT_CLIENT_FEATURES,
@@ -532,3 +555,49 @@ def test_the_extension_knows_every_document_status():
     m = re.search(r"export type DocState = ([^;]+);", ts)
     assert m is not None
     assert set(re.findall(r'"([a-z-]+)"', m.group(1))) == {s.value for s in DocStatus}
+
+
+async def test_violations_are_streamed_as_they_are_confirmed(client: LanguageClient, tmp_path):
+    """The first violation is published the moment it is confirmed, while the search goes on
+    (status still "verifying", progress says so); the second follows; the final publication
+    has both, for the same version."""
+    await start(client, tmp_path, settings={"timeout": 120, "extraSearchSeconds": 120}, status=True)
+    uri = open_doc(client, tmp_path / "two.c", TWO_VIOLATIONS)
+    first = await wait_diags(client, uri, timeout=60)
+    assert [d.range.start.line for d in first.diagnostics] == [14]
+    assert first.version == 1
+    statuses = [s for u, s in client.statuses if u == uri]
+    assert statuses[-1] == "verifying", "the first violation must arrive before the search ends"
+    second = await wait_diags(client, uri, timeout=90, after=1)
+    assert sorted(d.range.start.line for d in second.diagnostics) == [12, 14]
+    for _ in range(300):
+        if [s for u, s in client.statuses if u == uri][-1] == "done":
+            break
+        await asyncio.sleep(0.1)
+    final = [p for p in client.published if p.uri == uri][-1]
+    assert sorted(d.range.start.line for d in final.diagnostics) == [12, 14] and final.version == 1
+    reports = [r for rs in client.progress_reports.values() for r in rs if isinstance(r, lsp.WorkDoneProgressReport)]
+    assert any("1 violation found, searching for more" in (r.message or "") for r in reports)
+
+
+async def test_a_new_edit_stops_the_stream(client: LanguageClient, tmp_path):
+    """After the first violation is shown, an edit cancels the search: nothing computed on the
+    old text is published afterwards."""
+    await start(client, tmp_path, settings={"timeout": 120, "extraSearchSeconds": 120, "trigger": "save"}, status=True)
+    path = tmp_path / "two.c"
+    uri = open_doc(client, path, TWO_VIOLATIONS)
+    await wait_diags(client, uri, timeout=60)
+    fixed = TWO_VIOLATIONS.replace("    reach_error();\n  }", "    x = 0;\n  }")
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(version=2, uri=uri), [lsp.TextDocumentContentChangeWholeDocument(text=fixed)]))
+    path.write_text(fixed)
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    for _ in range(600):
+        pubs = [p for p in client.published if p.uri == uri]
+        if pubs[-1].version == 2 and [s for u, s in client.statuses if u == uri][-1:] != ["verifying"]:
+            break
+        await asyncio.sleep(0.1)
+    pubs = [p for p in client.published if p.uri == uri]
+    after_edit = pubs[[p.version for p in pubs].index(2):]
+    assert all(p.version == 2 for p in after_edit), "a result for the old text was published after the edit"
+    assert [d.range.start.line for d in after_edit[-1].diagnostics] == [12]

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from .test_lsp import BUGGY
+from .test_lsp import BUGGY, TWO_VIOLATIONS
 
 LUA = r"""
 local out_path = "%(out)s"
@@ -60,3 +60,59 @@ def test_neovim_shows_the_violation_and_its_path(tmp_path):
     msgs = [x["message"] for x in related]
     folded = diags[0]["message"]
     assert any("call average(" in m for m in msgs) or "call average(" in folded
+
+
+STREAM_LUA = r"""
+local out_path = "%(out)s"
+local t0 = vim.loop.hrtime()
+local function ms() return (vim.loop.hrtime() - t0) / 1e6 end
+local pubs = {}
+local progress_end = nil
+local client_id = vim.lsp.start_client({
+  name = "cbam",
+  cmd = { "%(python)s", "-m", "cbam", "lsp" },
+  root_dir = "%(root)s",
+  settings = { cbam = { cacheDir = "%(cache)s", timeout = 120, extraSearchSeconds = 120 } },
+  handlers = {
+    ["textDocument/publishDiagnostics"] = function(err, params, ctx, config)
+      local lines = {}
+      for _, d in ipairs(params.diagnostics or {}) do table.insert(lines, d.range.start.line) end
+      table.insert(pubs, { at = ms(), lines = lines, version = params.version })
+    end,
+    ["$/progress"] = function(err, params, ctx, config)
+      if params.value and params.value.kind == "end" then progress_end = ms() end
+    end,
+  },
+})
+vim.cmd("edit %(file)s")
+vim.lsp.buf_attach_client(0, client_id)
+vim.wait(120000, function() return progress_end ~= nil end, 50)
+local f = io.open(out_path, "w")
+f:write(vim.fn.json_encode({ pubs = pubs, progress_end = progress_end or vim.NIL }))
+f:close()
+vim.lsp.stop_client(client_id)
+vim.cmd("qa!")
+"""
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed (make test installs it on Debian)")
+def test_neovim_receives_two_violations_one_after_the_other(tmp_path):
+    """The first violation arrives while the search goes on (before its progress ends), the
+    second later, both for the version Neovim opened."""
+    src = tmp_path / "two.c"
+    src.write_text(TWO_VIOLATIONS)
+    out = tmp_path / "out.json"
+    script = tmp_path / "drive.lua"
+    script.write_text(STREAM_LUA % {"out": out, "python": sys.executable, "root": tmp_path,
+                                    "cache": tmp_path / "cache", "file": src})
+    r = subprocess.run(["nvim", "--headless", "-n", "-u", "NONE", "-c", f"luafile {script}"], capture_output=True,
+                       text=True, timeout=180)
+    assert out.exists(), r.stderr
+    data = json.loads(out.read_text())
+    pubs = [p for p in data["pubs"] if p["lines"]]
+    assert data["progress_end"] is not None, f"the search never ended: {pubs}"
+    assert [sorted(p["lines"]) for p in pubs][:2] == [[14], [12, 14]], pubs
+    first, second = pubs[0], pubs[1]
+    assert first["at"] < second["at"] and first["at"] < data["progress_end"], (pubs, data["progress_end"])
+    assert sorted(pubs[-1]["lines"]) == [12, 14]
+    assert all(p["version"] == 0 for p in pubs) or len({p["version"] for p in pubs}) == 1

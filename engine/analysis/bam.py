@@ -33,6 +33,16 @@ from .cpa import Block, CompositeCPA, GeneralizationAbandoned
 from .cpa_algorithm import Budget, BudgetExceeded, Successors, run_cpa
 
 WIDEN_DELAY = 3  # summary updates joined before widening starts (domains that widen)
+# Growth of one recursion summary, under a precision that never widens, after which a phase that
+# is not the run's last gives up (FixpointDiverging): a value analysis enumerating a recursion
+# over a wide input range (0, 2, 4, ... one exit per iteration, each iteration slower) would
+# otherwise spend its whole time share before the next phase's abstraction proves it at once.
+DIVERGENCE_LIMIT = 4
+# Visits to one loop head that leave it both ways (the exit undecided) after which such a phase
+# gives up likewise: a value analysis unrolling a loop whose bound is an input (``while (k > 0)
+# { k--; i++; }``) would enumerate i forever. A loop with a known bound decides its exit on
+# every visit and is unrolled to its end.
+LOOP_DIVERGENCE_LIMIT = 8
 
 
 class AnalysisUnsupported(Exception):
@@ -40,6 +50,16 @@ class AnalysisUnsupported(Exception):
         self.what = what
         self.where = where
         super().__init__(f"{where}: {what}" if where else what)
+
+
+class FixpointDiverging(Exception):
+    """A recursion summary keeps growing under a precision that does not widen, or a loop with
+    an undecided exit keeps unrolling (see DIVERGENCE_LIMIT, LOOP_DIVERGENCE_LIMIT). Never a
+    verdict: the search hands over to its next phase."""
+
+    def __init__(self, function: str, what: str = "the summary of"):
+        self.function = function
+        super().__init__(f"{what} {function} keeps growing")
 
 
 class CacheInconsistency(Exception):
@@ -108,14 +128,29 @@ class BAM:
         self.persistent = None  # optional cache.blockcache.PersistentBlocks
         self.prec: dict = {}
         self.concrete_only: set[str] = set()  # blocks whose generalized analysis was abandoned
+        self.give_up_diverging = False  # raise FixpointDiverging (a phase with a successor)
+        self.undecided_exits: dict[int, int] = {}  # loop head (by id) -> visits that left it both ways
 
     # ---- keys -------------------------------------------------------------------
     def key(self, block: Block, reduced: tuple, prec: dict) -> Hashable:
         return (block.name, reduced, self.cpa.precision_key(prec, block))
 
     def exclude(self, node: CFANode) -> None:
-        """A reported error location: later searches prune it (a search for further violations)."""
+        """A reported error location: later searches prune it (a search for further violations).
+
+        The search that follows starts its recursion fixpoints afresh, as a run does that
+        resumes from the violations' certificates (cache/certificate.py): both then explore
+        alike and meet the same next violation."""
         self.excluded_targets[id(node)] = node
+        self.summaries.clear()
+        self.summary_updates.clear()
+
+    def live_targets(self) -> bool:
+        """Whether an error location the search has not excluded is in a function the start
+        block can reach (a search for further violations with none left has nothing to do)."""
+        reach = self.blocks[self.program.start.name].functions
+        return any(n.error is not None and id(n) not in self.excluded_targets
+                   for f in self.program.all_functions() if f.name in reach for n in f.nodes)
 
     # ---- the fixpoint -------------------------------------------------------------
     def run(self, prec: dict) -> BlockResult:
@@ -131,8 +166,8 @@ class BAM:
                 self.persistent.target_levels = []
             try:
                 result = self.analyse(start, initial, prec)
-            except BudgetExceeded:
-                # Out of time (or cancelled): the blocks completed so far are final unless they
+            except (BudgetExceeded, FixpointDiverging):
+                # Out of time (or cancelled, or handing over): the blocks completed so far are final unless they
                 # took part in the unfinished recursion iteration; the next run starts from them.
                 self._drop_dependent()
                 self._flush()
@@ -295,6 +330,8 @@ class BAM:
                 # newest exit stands for the widened state when a path is rebuilt through it.
                 anchor = exits[-1] if exits else merged[-1]
                 merged = [ARGState(w, anchor.parent, anchor.edge, anchor.summary_exit) for w in widened]
+            elif grew and updates > DIVERGENCE_LIMIT and self.give_up_diverging:
+                raise FixpointDiverging(block.name)
             self.summaries[key] = merged
             result.exits = merged if not traces else exits
         self.cache[key] = result
@@ -385,4 +422,16 @@ class BAM:
                     if edge.succ.error is not None and id(edge.succ) in self.excluded_targets:
                         continue
                     out.states.append(ARGState(succ, s, edge))
+        if loc.loop_head and self.give_up_diverging and len({id(st.edge.succ) for st in out.states}) > 1:
+            n = self.undecided_exits.get(id(loc), 0) + 1
+            self.undecided_exits[id(loc)] = n
+            if n > LOOP_DIVERGENCE_LIMIT:
+                raise FixpointDiverging(f"{loc.function} (line {_line(loc)})", "the loop in")
         return out
+
+
+def _line(node: CFANode) -> str:
+    for e in node.out:
+        if e.range is not None:
+            return str(e.range.line)
+    return "?"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..cfa.cfa import Program
-from .bam import BAM, AnalysisUnsupported
+from .bam import BAM, AnalysisUnsupported, FixpointDiverging
 from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, reconstruct
 from .result import UnknownReason
@@ -67,17 +67,21 @@ class CegarOutcome:
 
 
 def cegar(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
-          max_violations: int = 1, max_refinements: int = 500, smt_timeout_ms: int = 60_000) -> CegarOutcome:
+          max_violations: int = 1, max_refinements: int = 500, smt_timeout_ms: int = 60_000,
+          on_confirmed: Callable[[Confirmed, int], None] | None = None) -> CegarOutcome:
+    """``on_confirmed(violation, refinements so far)``: told of each violation as it is confirmed."""
     out = CegarOutcome("safe", precision=precision)
     try:
-        return _loop(program, bam, precision, budget, refiner, max_violations, max_refinements, smt_timeout_ms, out)
-    except BudgetExceeded as exc:
+        return _loop(program, bam, precision, budget, refiner, max_violations, max_refinements, smt_timeout_ms, out,
+                     on_confirmed)
+    except (BudgetExceeded, FixpointDiverging) as exc:
         exc.confirmed = out.confirmed  # type: ignore[attr-defined]  # confirmed violations stand
         raise
 
 
 def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
-          max_violations: int, max_refinements: int, smt_timeout_ms: int, out: CegarOutcome) -> CegarOutcome:
+          max_violations: int, max_refinements: int, smt_timeout_ms: int, out: CegarOutcome,
+          on_confirmed: Callable[[Confirmed, int], None] | None) -> CegarOutcome:
     prec = precision
     seen_paths: set[tuple] = set()
     while True:
@@ -99,10 +103,12 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
         if feas.status == "sat":
             out.confirmed.append(Confirmed(path, feas))
             budget.violation_found()
-            if len(out.confirmed) >= max_violations:
+            if on_confirmed is not None:
+                on_confirmed(out.confirmed[-1], out.refinements)
+            bam.exclude(path.error_node)
+            if len(out.confirmed) >= max_violations or not bam.live_targets():
                 out.status = "unsafe"
                 return out
-            bam.exclude(path.error_node)
             continue
         if feas.status == "unsupported":
             out.status = "unsafe" if out.confirmed else "unknown"

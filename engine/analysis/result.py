@@ -119,9 +119,12 @@ class VerificationResult:
     # Each function's key in the block cache (what its summaries are filed under), from the
     # run itself: callers never re-derive them.
     function_keys: dict[str, str] = field(default_factory=dict)
+    # A violation confirmed while the search for further ones goes on (VerifyOptions.on_partial):
+    # what is known so far, not the run's answer.
+    partial: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.file, "verdict": self.verdict, "reason": self.reason,
+        return {**({"partial": True} if self.partial else {}), "file": self.file, "verdict": self.verdict, "reason": self.reason,
                 "reason_kind": str(self.reason_kind), "search_stopped": str(self.search_stopped),
                 "search_cut_short": self.search_stopped != UnknownReason.NONE,
                 "config": self.config,

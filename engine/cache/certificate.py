@@ -28,8 +28,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..analysis.cpa_algorithm import BudgetExceeded
-from ..analysis.result import VerificationResult
-from ..cfa.cfa import Program
+from ..analysis.result import VerificationResult, Violation
+from ..cfa.cfa import CFANode, Program
 from .results import dump_result, load_result
 from .store import CacheStore
 
@@ -39,8 +39,12 @@ if TYPE_CHECKING:
 
 
 def _path_functions(result: VerificationResult) -> set[str]:
+    return _path_functions_of(result.violations)
+
+
+def _path_functions_of(violations: list[Violation]) -> set[str]:
     out: set[str] = set()
-    for v in result.violations:
+    for v in violations:
         for ref in [v.ref, *(s.ref for s in v.steps)]:
             if ref:
                 out.add(ref[1] if ref[0] == "node" else ref[0])
@@ -60,6 +64,60 @@ def record(store: CacheStore, persistent: PersistentBlocks, file: str, run: str,
         store.put_certificate(file, run, None)
         return
     store.put_certificate(file, run, {"levels": levels, "paths": paths, "result": dump_result(result)})
+
+
+def record_chain(store: CacheStore, persistent: PersistentBlocks, file: str, run: str, result: VerificationResult,
+                 chain: list[list[dict]], precision: dict, hinted: bool) -> None:
+    """Multi-violation mode: the certificates of the first violations, in the order the search
+    found them (each with the earlier ones excluded), while each was found by the first phase
+    before any refinement; the violations after them have none."""
+    steps = []
+    for levels, v in zip(chain, result.violations):
+        level_fns = {lvl["function"] for lvl in levels}
+        paths = {fn: persistent.deep_key(fn) for fn in sorted(_path_functions_of([v]) - level_fns)}
+        if not levels or any(k is None for k in paths.values()):
+            break
+        steps.append({"levels": levels, "paths": paths})
+    payload = {"chain": steps, "result": dump_result(result), "precision": precision, "hinted": hinted}
+    store.put_certificate(file, run, payload if steps else None)
+
+
+def revalidate_chain(cert: dict[str, Any], persistent: PersistentBlocks, bam: BAM, program: Program,
+                     prec: dict) -> tuple[list[Violation], dict[int, CFANode], list[list[dict]]]:
+    """The violations of a chain certificate (record_chain) whose certificates still hold under
+    ``prec`` (the precision they were found under), in order up to the first that does not;
+    their error locations; and their certificates' levels (to be recorded again)."""
+    violations: list[Violation] = []
+    excluded: dict[int, CFANode] = {}
+    levels: list[list[dict]] = []
+    try:
+        loaded = load_result(cert["result"], program)
+        if loaded is None:
+            return [], {}, []
+        for step, v in zip(cert["chain"], loaded.violations):
+            bam.excluded_targets = dict(excluded)  # what the search that found it had excluded
+            node = _error_node(program, v.ref)
+            if node is None or not _holds(step, persistent, bam, prec, excluded):
+                break
+            violations.append(v)
+            excluded[id(node)] = node
+            levels.append(step["levels"])
+    except BudgetExceeded:
+        pass
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        pass  # written by an incompatible layout: what held so far stands
+    bam.excluded_targets = {}
+    return violations, excluded, levels
+
+
+def _error_node(program: Program, ref: list | None) -> CFANode | None:
+    if not ref or ref[0] != "node":
+        return None
+    try:
+        node = program.function_of_name(ref[1]).canonical_nodes()[ref[2]]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return node if node.error is not None else None
 
 
 def revalidate(store: CacheStore, persistent: PersistentBlocks, bam: BAM, program: Program, file: str, run: str,
@@ -84,27 +142,37 @@ def _revalidate(cert: dict[str, Any], persistent: PersistentBlocks, bam: BAM, pr
                 prec: dict) -> VerificationResult | None:
     if not cert["levels"] or cert["result"]["verdict"] != "FALSE":
         return None
+    return load_result(cert["result"], program) if _holds(cert, persistent, bam, prec, None) else None
+
+
+def _holds(cert: dict[str, Any], persistent: PersistentBlocks, bam: BAM, prec: dict,
+           excluded: dict[int, CFANode] | None) -> bool:
+    """Whether a search would reach the certified target exactly as the one that recorded it:
+    the code its path passes through, the blocks it was found through (their keys, with the
+    error locations excluded then) and what each consumed before it are all unchanged."""
+    if not cert["levels"]:
+        return False
     for fn, key in cert["paths"].items():
         if persistent.deep_key(fn) != key:
-            return None
+            return False
     cpa = bam.cpa
     for lvl in cert["levels"]:
         block = bam.blocks.get(lvl["function"])
         if block is None:
-            return None
+            return False
         entry = persistent.state_from_json(lvl["entry"])
-        if persistent.key(block, entry, cpa.precision_key(prec, block)) != lvl["key"]:
-            return None
+        if persistent.key(block, entry, cpa.precision_key(prec, block), excluded) != lvl["key"]:
+            return False
     for lvl in cert["levels"]:
         for c in lvl["consumed"]:
             if c.get("dependent"):
                 if persistent.deep_key(c["callee"]) != c["deep"]:
-                    return None
+                    return False
                 continue
             callee = bam.blocks.get(c["callee"])
             if callee is None:
-                return None
+                return False
             res, exits = bam.call(callee, persistent.state_from_json(c["entry"]), prec)
             if res.targets or res.dependent or persistent.ordered_digest(callee, [x for _, x in exits]) != c["ordered"]:
-                return None
-    return load_result(cert["result"], program)
+                return False
+    return True

@@ -21,12 +21,18 @@ from ..cache.results import dump_result, load_result
 from . import phases as phase_schedule
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from ..analysis.bam import BAM
     from ..analysis.cpa import Block, CompositeCPA
     from ..analysis.registry import Analysis
     from ..cache.store import CacheStore
     from ..cfa.cfa import Program
     from ..options import VerifyOptions
+
+    # A search's violation certificates: their levels, the analyses, the precision they were
+    # found under and whether that precision was a hint (search.Search).
+    Chain: TypeAlias = tuple[list[list[dict]], list[Analysis], dict | None, bool]
 
 
 class CachePolicy:
@@ -70,11 +76,26 @@ class CachePolicy:
         return certificate.revalidate(self.store, self.blocks, bam, self.program, self.file, self.certificate_run,
                                       precision)
 
+    def revalidate_chain(self, bam: BAM, found: list[Analysis]) -> tuple[list, dict, list, tuple[dict, bool] | None]:
+        """Multi-violation mode: the certified violations that still hold, in the order found,
+        their error locations and certificates (certificate.revalidate_chain), and the
+        precision they were found under, with whether it was itself a hint from an earlier run."""
+        assert self.blocks is not None
+        cert = self.store.get_certificate(self.file, self.certificate_run)
+        if not isinstance(cert, dict) or "chain" not in cert:
+            return [], {}, [], None
+        precision = phase_schedule.restore(found, cert.get("precision"))
+        if precision is None:
+            return [], {}, [], None
+        violations, known, levels = certificate.revalidate_chain(cert, self.blocks, bam, self.program, precision)
+        return violations, known, levels, (precision, bool(cert.get("hinted"))) if violations else None
+
     # ---- filing ---------------------------------------------------------------------------
     def file_result(self, result: VerificationResult, found: list[Analysis], precision: dict | None,
-                    certify: bool) -> None:
-        """A finished run: its result if it is an answer, its precision, and (first-violation mode)
-        its certificate or the removal of an old one."""
+                    certify: bool, chain: Chain) -> None:
+        """A finished run: its result if it is an answer, its precision, and its certificate
+        (first-violation mode) or its violations' chain of certificates (multi-violation mode),
+        or the removal of an old one."""
         speed_dependent = result.verdict == "UNKNOWN" and (
             result.reason_kind != UnknownReason.NO_PROGRESS or result.statistics.phases_cut_by_time)
         if speed_dependent:
@@ -91,13 +112,27 @@ class CachePolicy:
                 certificate.record(self.store, self.blocks, self.file, self.certificate_run, result)
             else:
                 self.store.put_certificate(self.file, self.certificate_run, None)
+        else:
+            self._file_chain(result, chain)
 
-    def file_cut(self, result: VerificationResult, run_timed_out: bool) -> None:
+    def file_cut(self, result: VerificationResult, run_timed_out: bool, chain: Chain) -> None:
         """A search for further violations that stopped at a limit: kept if the limit was the
-        extra search's (an option in the key), not the run's own time limit."""
+        extra search's (an option in the key), not the run's own time limit. The certificates
+        of the violations it found are kept either way: each holds on its own."""
         self._count(result)
         if result.violations and result.search_stopped == UnknownReason.TIMEOUT and not run_timed_out:
             self._put(result)
+        if self.opts.max_violations > 1:
+            self._file_chain(result, chain)
+
+    def _file_chain(self, result: VerificationResult, chain: Chain) -> None:
+        """The certificates of the violations found in order, with the precision they were
+        found under (to be validated under the same)."""
+        assert self.blocks is not None
+        levels, found, precision, hinted = chain
+        data = phase_schedule.to_json(found, precision or {})
+        certificate.record_chain(self.store, self.blocks, self.file, self.certificate_run, result,
+                                 levels if result.violations else [], data, hinted)
 
     def file_certified(self, result: VerificationResult) -> None:
         self._count(result)

@@ -51,6 +51,17 @@ def reusable(found: list[Analysis], program, stored: dict[str, Any] | None) -> d
     return out
 
 
+def restore(found: list[Analysis], stored: Any) -> dict[str, Any] | None:
+    """A precision as to_json wrote it, exactly (None if it does not decode for these analyses)."""
+    if not isinstance(stored, dict):
+        return None
+    try:
+        out = {a.name: a.precision.from_json(stored[a.name]) for a in found if a.precision is not None}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return out if set(out) == set(stored) else None
+
+
 def to_json(found: list[Analysis], precision: dict[str, Any]) -> dict[str, Any]:
     return {a.name: a.precision.to_json(precision[a.name]) for a in found
             if a.precision is not None and a.name in precision}

@@ -9,10 +9,11 @@ search for further violations excludes them.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..analysis.bam import BAM
+from ..analysis.bam import BAM, FixpointDiverging
 from ..analysis.cegar import CegarOutcome, Confirmed, cegar
 from ..analysis.cpa import Block, CompositeCPA
 from ..analysis.cpa_algorithm import Budget, BudgetExceeded
@@ -20,7 +21,7 @@ from ..analysis.registry import Analysis, build, refiner
 from ..analysis.result import Statistics, UnknownReason
 from ..cfa.cfa import CFANode, Program
 from ..options import VerifyOptions
-from .phases import Phase
+from .phases import Phase, to_json
 
 
 @dataclass
@@ -38,6 +39,11 @@ class Search:
     stopped: UnknownReason = UnknownReason.NONE  # a limit ended the search (the last phase's)
     run_timed_out: bool = False  # that limit was the run's own, not the extra search's
     certify: bool = False  # found by the first abstract run of the first phase
+    # For the first violations, in the order found, while each was found in the first phase
+    # before any refinement: the blocks its target was reached through (their certificates).
+    chain: list[list[dict]] = field(default_factory=list)
+    chain_precision: dict | None = None  # the first phase's precision, which the chain was found under
+    chain_hinted: bool = False  # ... a precision reused from an earlier run
 
 
 def accumulate(stats: Statistics, bam: BAM, budget: Budget, refinements: int) -> None:
@@ -52,18 +58,45 @@ def accumulate(stats: Statistics, bam: BAM, budget: Budget, refinements: int) ->
 
 def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], blocks: dict[str, Block],
                phases: list[Phase], opts: VerifyOptions, persistent, stats: Statistics,
-               validated: dict) -> Search:
-    """``validated``: block results that a certificate's validation already computed (final)."""
-    out = Search(stats=stats)
+               validated: dict, on_confirmed: Callable[[list[Confirmed]], None] | None = None,
+               known: dict[int, CFANode] | None = None, chain: list[list[dict]] | None = None,
+               chain_precision: tuple[dict, bool] | None = None) -> Search:
+    """``validated``: block results that a certificate's validation already computed (final).
+    ``on_confirmed``: told of the violations confirmed so far, each time there is a new one.
+    ``known``: error locations of violations already established (certified), searched no
+    further; ``chain``: their certificates, in order, found under ``chain_precision`` (and
+    whether that was a hint); the search's own extend them if it runs under the same."""
+    out = Search(stats=stats, chain=list(chain or []), chain_precision=phases[0].precision,
+                 chain_hinted=phases[0].reused)
+    same_precision = True
+    if chain and chain_precision is not None:
+        out.chain_precision, out.chain_hinted = chain_precision
+        same_precision = to_json(found, chain_precision[0]) == to_json(found, phases[0].precision)
     ref = refiner(found, cpa)
     total = Budget(opts.timeout, cancel=opts.cancel)  # type: ignore[arg-type]
-    excluded: dict[int, CFANode] = {}
+    excluded: dict[int, CFANode] = dict(known or {})
+    budget_violations = opts.max_violations - len(excluded)
     outcome: CegarOutcome | None = None
+    streamed: list[Confirmed] = []
+    phase_index = [0]
+    chained = [len(out.chain) == len(excluded) and same_precision]
+
+    def confirmed_now(c: Confirmed, refinements: int) -> None:
+        streamed.append(c)
+        if chained[0] and phase_index[0] == 0 and refinements == 0 and persistent is not None \
+                and persistent.target_levels:
+            out.chain.append(list(persistent.target_levels))
+        else:
+            chained[0] = False
+        if on_confirmed is not None:
+            on_confirmed(list(streamed))
+
     for i, phase in enumerate(phases):
+        phase_index[0] = i
         last = i == len(phases) - 1
         remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
         limit = remaining if (last or remaining is None) else remaining * phase.share
-        if out.confirmed and opts.extra_search_after_violation is not None:
+        if (out.confirmed or known) and opts.extra_search_after_violation is not None:
             limit = min(limit if limit is not None else opts.extra_search_after_violation,
                         opts.extra_search_after_violation)
         budget = Budget(limit, cancel=opts.cancel,  # type: ignore[arg-type]
@@ -71,10 +104,16 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
         bam = BAM(program, cpa, blocks, budget, opts.order)
         bam.persistent = persistent
         bam.excluded_targets |= excluded
+        bam.give_up_diverging = not last
         if i == 0:
             bam.cache.update(validated)
+        if excluded and not bam.live_targets():
+            # Every error location is a confirmed violation: nothing left to search.
+            outcome = CegarOutcome("unsafe", precision=phase.precision)
+            break
         try:
-            outcome = cegar(program, bam, phase.precision, budget, ref, opts.max_violations - len(out.confirmed))
+            outcome = cegar(program, bam, phase.precision, budget, ref, budget_violations - len(out.confirmed),
+                            on_confirmed=confirmed_now)
         except BudgetExceeded as exc:
             accumulate(stats, bam, budget, 0)
             found_here = getattr(exc, "confirmed", [])
@@ -87,6 +126,12 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
                 out.run_timed_out = total.deadline is not None and time.monotonic() >= total.deadline
                 return out
             stats.phases_cut_by_time += 1
+            continue
+        except FixpointDiverging as exc:
+            accumulate(stats, bam, budget, 0)
+            found_here = getattr(exc, "confirmed", [])
+            out.confirmed.extend(found_here)
+            excluded |= {id(c.path.error_node): c.path.error_node for c in found_here}
             continue
         except MemoryError:
             out.kind, out.reason = UnknownReason.MEMORY, "memory limit reached"
@@ -108,7 +153,9 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
     if opts.theory == "lia" and outcome.status == "safe":
         # Integer arithmetic is not C's: confirm the proof with exact bit-vector formulas,
         # continuing CEGAR from the learned predicates if they do not suffice.
-        outcome = _confirm_in_bv(program, blocks, opts, outcome, total, stats, excluded)
+        phase_index[0] = -1  # not the first phase's: no certificate
+        outcome = _confirm_in_bv(program, blocks, opts, outcome, total, stats, excluded, confirmed_now,
+                                 budget_violations - len(out.confirmed))
         out.confirmed.extend(outcome.confirmed)
     out.status, out.kind, out.reason = outcome.status, outcome.kind, outcome.reason
     out.reason_node, out.unsupported_range = outcome.reason_node, outcome.unsupported_range
@@ -118,7 +165,8 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
 
 
 def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome: CegarOutcome, total: Budget,
-                   stats: Statistics, excluded: dict) -> CegarOutcome:
+                   stats: Statistics, excluded: dict, on_confirmed: Callable[[Confirmed, int], None],
+                   max_violations: int) -> CegarOutcome:
     from ..analysis.registry import configuration
 
     cpa, found = build(configuration(opts.config), program, blocks, "bv")
@@ -127,7 +175,8 @@ def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome:
     bam = BAM(program, cpa, blocks, budget, opts.order)
     bam.excluded_targets |= excluded
     try:
-        confirmed = cegar(program, bam, outcome.precision or {}, budget, refiner(found, cpa), opts.max_violations)
+        confirmed = cegar(program, bam, outcome.precision or {}, budget, refiner(found, cpa), max_violations,
+                          on_confirmed=on_confirmed)
     except BudgetExceeded as exc:
         accumulate(stats, bam, budget, 0)
         outcome.status = "unknown"

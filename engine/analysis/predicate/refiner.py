@@ -32,6 +32,7 @@ from ..smt import solver_timeout
 from .atoms import Atom, atom_vars, atoms_of
 from .cpa import PredicateCPA, PredicatePrecision
 from .formula import SegmentEncoder, Theory, old
+from .invariants import LoopInvariants
 
 MAX_TREE_NODES = 400
 QE_NODES = 120  # weakest interpolants only for trees up to this size (one QE per node)
@@ -298,6 +299,7 @@ class PredicateRefiner:
         self.cpa = cpa
         self.timeout_ms = timeout_ms
         self.last_atoms: dict[tuple[str, int], set[Atom]] = {}
+        self._invariants: LoopInvariants | None = None
 
     def refine(self, program: Program, path: ErrorPath, precision: dict,
                check: Callable[[], None]) -> tuple[dict | None, str]:
@@ -340,6 +342,12 @@ class PredicateRefiner:
                          if atom_vars(a) <= frame and abs(a[2]) < WEAK_CONST and not _type_bound(a, th)]
                 extra.sort(key=lambda a: (a[0] != "==", len(a[1]), abs(a[2]), a))
                 atoms.update(extra[:WEAK_ATOMS])
+            if n.location.loop_head:
+                # What an unrolled path cannot state: the loop's affine invariants (candidates).
+                if self._invariants is None or self._invariants.program is not program:
+                    self._invariants = LoopInvariants(program)
+                atoms |= {a for a in self._invariants.at(n.location.function, n.location.canon)
+                          if atom_vars(a) <= frame}
             if atoms:
                 new.setdefault((n.location.function, n.location.canon), set()).update(atoms)
         self.last_atoms = new
