@@ -354,7 +354,7 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
             if os.environ.get("CBAM_SELF_CHECK", "") not in ("", "0"):
                 _self_check(hit[0], source, pp, pp_text, args, opts)
             return hit
-    program = api.load(source, preprocess=pp, entry=args.entry or "main", preprocessed=pp_text)
+    program = api.load(source, preprocess=pp, entry=args.entry or "main", preprocessed=pp_text, cache=store)
     if args.entry is None and "main" not in program.functions:
         # The editor's rule: every function no other function calls, with arbitrary arguments.
         report = api.verify_entries(source, preprocess=pp, options=opts)

@@ -53,12 +53,13 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
 
 
 def load(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None, entry: str = "main",
-         preprocessed: str | None = None) -> Program:
+         preprocessed: str | None = None, cache: CacheStore | None = None) -> Program:
     """The program's CFAs (built incrementally: unchanged functions are reused from earlier loads
-    in this process). FrontendError carries gcc-style diagnostics for bad input."""
+    in this process, and with ``cache`` from earlier processes). FrontendError carries
+    gcc-style diagnostics for bad input."""
     from .cfa.load import load_program
 
-    return load_program(path, text=text, options=preprocess, entry=entry, preprocessed=preprocessed)
+    return load_program(path, text=text, options=preprocess, entry=entry, preprocessed=preprocessed, store=cache)
 
 
 def entry_points(program: Program) -> list[str]:

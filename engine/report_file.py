@@ -66,13 +66,13 @@ def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | Non
     """``on_partial``: told, each time a violation is confirmed while the search goes on, what
     the file's report is so far (``result.partial``: functions not yet on a violation are
     UNKNOWN)."""
-    program = load_program(path, text=text, options=pp, entry="main", preprocessed=preprocessed)
+    program = load_program(path, text=text, options=pp, entry="main", preprocessed=preprocessed, store=options.cache)
     chosen = list(entries) if entries else entry_points(program)
     results: list[VerificationResult] = []
     tables: list[list[FunctionReport]] = []
     for entry in chosen:
         prog = program if entry == "main" else load_program(path, text=text, options=pp, entry=entry,
-                                                             preprocessed=preprocessed)
+                                                             preprocessed=preprocessed, store=options.cache)
         opts = options
         if on_partial is not None:
             def partial(r: VerificationResult, prog=prog, entry=entry) -> None:

@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from cbam.engine.cache.store import CacheStore
+from cbam.engine.cfa import load as load_module
 from cbam.engine.cfa import reuse
 from cbam.engine.cfa.cfa import Program
 from cbam.engine.cfa.load import _build, load_program
@@ -102,6 +104,32 @@ edit = st.one_of(
 @given(kinds=st.lists(st.integers(0, N_KINDS - 1), min_size=1, max_size=10),
        edits=st.lists(edit, min_size=1, max_size=6))
 def test_random_edits_build_what_a_whole_build_builds(kinds: list[int], edits: list[tuple[str, int, int]]) -> None:
+    _replay_edits(kinds, edits, lambda path: load_program(str(path)))
+
+
+def _as_a_new_process(store: CacheStore):
+    """Load as a new process would: nothing memoized in memory, the builds of earlier
+    processes in the persistent cache."""
+    def load(path: Path) -> Program:
+        reuse.clear()
+        chunks._AST_MEMO.clear()
+        load_module._MEMO.clear()
+        return load_program(str(path), store=store)
+    return load
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kinds=st.lists(st.integers(0, N_KINDS - 1), min_size=1, max_size=10),
+       edits=st.lists(edit, min_size=1, max_size=6))
+def test_random_edits_in_new_processes_build_what_a_whole_build_builds(kinds: list[int],
+                                                                       edits: list[tuple[str, int, int]]) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        store = CacheStore(Path(d) / "cache")
+        _replay_edits(kinds, edits, _as_a_new_process(store))
+        store.close()
+
+
+def _replay_edits(kinds: list[int], edits: list[tuple[str, int, int]], load) -> None:
     items = [(kind, 3, i) for i, kind in enumerate(kinds)]
     joined: set[int] = set()
     extra: dict[int, str] = {}  # position -> text inserted before that item
@@ -120,9 +148,9 @@ def test_random_edits_build_what_a_whole_build_builds(kinds: list[int], edits: l
                 ref = whole(path)
             except FrontendError:
                 with pytest.raises(FrontendError):
-                    load_program(str(path))
+                    load(path)
                 return
-            assert digest(load_program(str(path))) == digest(ref)
+            assert digest(load(path)) == digest(ref)
 
         check()
         for op, a, b in edits:
@@ -171,6 +199,30 @@ def test_an_edit_rebuilds_only_the_edited_function(tmp_path: Path) -> None:
     assert moved.load_stats["functions_reused"] == 11
     assert moved.functions["f3"].range.line == edited.functions["f3"].range.line + 3
     assert digest(moved) == digest(whole(path))
+
+
+def test_a_new_process_parses_and_builds_only_the_edited_function(tmp_path: Path) -> None:
+    """The persistent cache keeps each build: a new process finds every unchanged function
+    there (it parses only its declarator) and builds the edited one."""
+    store = CacheStore(tmp_path / "cache")
+    load = _as_a_new_process(store)
+    path = tmp_path / "p.c"
+    path.write_text(_program_text(10, 1))
+    assert load(path).load_stats["functions_built"] == 11
+    path.write_text(_program_text(10, 2))
+    edited = load(path)
+    assert (edited.load_stats["functions_built"], edited.load_stats["functions_reused"]) == (1, 10)
+    assert digest(edited) == digest(whole(path))
+    path.write_text("\n\n/* header comment */\n" + _program_text(10, 2))
+    moved = load(path)
+    assert moved.load_stats["functions_reused"] == 11 and digest(moved) == digest(whole(path))
+    # A build written by other front-end code is never read: its key names the code.
+    reuse._CODE[:] = ["another front end"]
+    try:
+        assert load(path).load_stats["functions_built"] == 11
+    finally:
+        reuse._CODE.clear()
+    store.close()
 
 
 def test_a_changed_declaration_rebuilds_every_function(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 DB_NAME = "summaries.sqlite"
 
 # Each table's columns, in the order they are written and checksummed. Every table also has
@@ -43,6 +43,7 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
     "results": ("key", "file", "verdict", "payload"),
     "sources": ("key", "result_key", "file", "payload"),
     "certificates": ("file", "run", "payload"),
+    "cfas": ("key", "file", "base", "payload"),
 }
 
 _SCHEMA = """
@@ -85,6 +86,11 @@ CREATE TABLE IF NOT EXISTS certificates (
     file TEXT NOT NULL, run TEXT NOT NULL, payload TEXT NOT NULL, checksum TEXT NOT NULL, created REAL NOT NULL,
     PRIMARY KEY (file, run)
 );
+CREATE TABLE IF NOT EXISTS cfas (
+    key TEXT PRIMARY KEY, file TEXT NOT NULL, base INTEGER NOT NULL, payload TEXT NOT NULL,
+    checksum TEXT NOT NULL, created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS cfas_file ON cfas (file);
 """
 
 
@@ -299,6 +305,20 @@ class CacheStore:
         self._write([self._insert("sources", (key, result_key, file, json.dumps(payload)))])
 
     # ---- counterexample certificates (see certificate.py) -----------------------------
+    def get_cfas(self, keys: list[str]) -> dict[str, tuple[str, int, str]]:
+        """Built function CFAs (cfa/reuse.py's serialized builds) by key: key -> (file, first
+        line, payload)."""
+        out: dict[str, tuple[str, int, str]] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            for r in self._rows("cfas", f"key IN ({', '.join('?' * len(chunk))})", tuple(chunk)):
+                out[r["key"]] = (r["file"], r["base"], r["payload"])
+        return out
+
+    def put_cfas(self, rows: list[tuple[str, str, int, str]]) -> None:
+        """(key, file, first line, payload) of function builds, one transaction."""
+        self._write([self._insert("cfas", row) for row in rows])
+
     def get_certificate(self, file: str, run: str) -> dict | None:
         return self._json("certificates", "payload", "file = ? AND run = ?", (file, run))
 
@@ -312,20 +332,20 @@ class CacheStore:
     # ---- maintenance -------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         counts = {}
-        for table in ("blocks", "precisions", "results", "sources", "certificates"):
+        for table in ("blocks", "precisions", "results", "sources", "certificates", "cfas"):
             rows = self._read(f"SELECT COUNT(*) FROM {table}")
             counts[table] = rows[0][0] if rows else 0
         functions = self._read("SELECT COUNT(DISTINCT fn_key) FROM blocks")
         size = sum(os.path.getsize(str(self.path) + s) for s in ("", "-wal") if os.path.exists(str(self.path) + s))
         return {"path": str(self.path), "bytes": size, "blocks": counts["blocks"],
                 "functions": functions[0][0] if functions else 0, "precisions": counts["precisions"],
-                "results": counts["results"], "sources": counts["sources"], "certificates": counts["certificates"], "schema": SCHEMA_VERSION, "cbam_version": __version__}
+                "results": counts["results"], "sources": counts["sources"], "certificates": counts["certificates"], "cfas": counts["cfas"], "schema": SCHEMA_VERSION, "cbam_version": __version__}
 
     def clear(self, file: str | None = None) -> int:
         if file is None:
             n = sum(self._read(f"SELECT COUNT(*) FROM {t}")[0][0] for t in ("blocks", "precisions", "results"))
             self._write([("DELETE FROM blocks", ()), ("DELETE FROM precisions", ()), ("DELETE FROM results", ()),
-                         ("DELETE FROM sources", ()), ("DELETE FROM certificates", ())])
+                         ("DELETE FROM sources", ()), ("DELETE FROM certificates", ()), ("DELETE FROM cfas", ())])
             return n
         rows = self._read("SELECT COUNT(*) FROM results WHERE file = ?", (file,))
         n = rows[0][0] if rows else 0
@@ -334,5 +354,6 @@ class CacheStore:
                      ("DELETE FROM sources WHERE file = ?", (file,)),
                      ("DELETE FROM precisions WHERE file = ?", (file,)),
                      ("DELETE FROM certificates WHERE file = ?", (file,)),
+                     ("DELETE FROM cfas WHERE file = ?", (file,)),
                      ("DELETE FROM blocks WHERE files = ?", (pattern,))])
         return n

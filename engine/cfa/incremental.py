@@ -43,16 +43,17 @@ _LOCK = threading.Lock()  # the memos are per process; loads on several threads 
 
 
 def build_program(path: str, pplines: list[PPLine], parser_text: str, read: Callable[[str], str | None],
-                  data_model: str, entry: str) -> Program:
+                  data_model: str, entry: str, store: reuse.FunctionStore | None = None) -> Program:
     """Raises chunks.NotChunkable when the file is not a sequence of definitions this
     front end can cut, or a chunk does not parse: the caller then parses the file whole
-    (and reports its errors as usual)."""
+    (and reports its errors as usual). ``store``: the persistent cache, which keeps builds
+    for later processes (a function found there is neither parsed nor built)."""
     with _LOCK:
-        return _build_program(path, pplines, parser_text, read, data_model, entry)
+        return _build_program(path, pplines, parser_text, read, data_model, entry, store)
 
 
 def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Callable[[str], str | None],
-                   data_model: str, entry: str) -> Program:
+                   data_model: str, entry: str, store: reuse.FunctionStore | None) -> Program:
     chunks = split_chunks(parser_text)
     env = hashlib.sha1(repr((KEY_VERSION, data_model, path, entry,
                              [("F", c.declarator) if c.is_function else ("E", c.text) for c in chunks])).encode())
@@ -68,7 +69,7 @@ def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Cal
         if k is None:
             return True
         keys[ch.start] = k
-        got = reuse.lookup(*k)
+        got = reuse.lookup(*k, store=store)
         if got is None:
             return True
         hits[ch.start] = got
@@ -97,9 +98,10 @@ def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Cal
             include[ln] = 1
     sm = SourceMap(pplines, read, include=lambda ln: bool(include[ln]) if ln < len(include) else False,
                    groups=layout.groups)
-    r = reuse.FunctionReuse(fd_keys, fd_hits)
+    r = reuse.FunctionReuse(fd_keys, fd_hits, store)
     builder = ProgramBuilder(c_ast.FileAST(ext), Spans(sm), DataModel(data_model), path, entry, reuse=r)
     program = builder.build()
+    r.flush()
     program.load_stats = {"chunks": len(chunks), "functions_built": r.built_count, "functions_reused": r.reused}
     return program
 

@@ -29,14 +29,16 @@ _MEMO_SIZE = 16
 
 
 def load_program(path: str, text: str | None = None, options: PreprocessOptions | None = None,
-                 entry: str = "main", preprocessed: str | None = None) -> Program:
+                 entry: str = "main", preprocessed: str | None = None, store=None) -> Program:
     """Preprocess, parse and build CFAs. Raises :class:`FrontendError` and nothing else
     for bad input; an unsupported construct only marks its function (see Program.diagnostics).
 
     The parse is memoized per process on the preprocessed text (and on the original files'
     contents, which the source ranges come from), so re-verifying an unchanged file costs
     one run of the preprocessor. ``preprocessed`` is that run's output when the caller has
-    already made it.
+    already made it. ``store`` (a cache.store.CacheStore) keeps each function's build for
+    later processes: one finds there every function an earlier process built, and parses and
+    builds only the others.
     """
     opts = options or PreprocessOptions()
     pp = preprocessed if preprocessed is not None else preprocess(path, text, opts)
@@ -48,7 +50,7 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
             program.load_stats = {**program.load_stats, "functions_built": 0,
                                   "functions_reused": len(program.functions)}
         return program
-    program = _build(path, text, pp, opts, entry)
+    program = _build(path, text, pp, opts, entry, store=store)
     program.source_key = key
     if key is not None:
         _MEMO[key] = program
@@ -58,7 +60,7 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
 
 
 def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str,
-           incremental_ok: bool = True) -> Program:
+           incremental_ok: bool = True, store=None) -> Program:
     """``incremental_ok=False`` parses and builds the whole file (the reference the
     incremental front end is tested against)."""
 
@@ -76,7 +78,7 @@ def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry:
     program: Program | None = None
     try:
         if incremental_ok:
-            program = incremental.build_program(path, pplines, parser_text, read, opts.data_model, entry)
+            program = incremental.build_program(path, pplines, parser_text, read, opts.data_model, entry, store)
     except NotChunkable:
         pass  # parsed whole below, which also reports any syntax error properly
     except RecursionError:

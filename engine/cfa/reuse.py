@@ -9,12 +9,17 @@ build did to the program besides its CFA, and moves ranges.
 
 from __future__ import annotations
 
+import base64
 import copy
+import sys
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from ..frontend.errors import Diagnostic, Range
+from ..sha import sha256
 from .cfa import CFANode, FunctionCFA, VarInfo
 
 if TYPE_CHECKING:
@@ -39,15 +44,35 @@ class _Built:
     base: int  # the original line the function starts at
 
 
+class FunctionStore(Protocol):
+    """Where builds outlive the process (cache.store.CacheStore)."""
+
+    def get_cfas(self, keys: list[str]) -> dict[str, tuple[str, int, str]]: ...
+
+    def put_cfas(self, rows: list[tuple[str, str, int, str]]) -> None: ...
+
+
 class FunctionReuse:
     """One load's view of the memo: ``keys`` names each reusable definition (by the id of
-    its FuncDef) with its memo key, file and first original line."""
+    its FuncDef) with its memo key, file and first original line. Builds made by the load are
+    also written to ``store`` (at ``flush``), for the next process."""
 
-    def __init__(self, keys: dict[int, tuple[str, str, int]], hits: dict[int, tuple[FunctionCFA, FunctionEffects]]):
+    def __init__(self, keys: dict[int, tuple[str, str, int]], hits: dict[int, tuple[FunctionCFA, FunctionEffects]],
+                 store: FunctionStore | None = None):
         self.keys = keys
         self.hits = hits
         self.reused = 0
         self.built_count = 0
+        self.store = store
+        self._pending: list[tuple[str, str, int, str]] = []
+
+    def flush(self) -> None:
+        if self.store is not None and self._pending:
+            try:
+                self.store.put_cfas(self._pending)
+            except Exception:  # noqa: BLE001 - a cache that cannot be written only costs speed
+                pass
+        self._pending = []
 
     def prebuilt(self, fd: c_ast.FuncDef) -> tuple[FunctionCFA, FunctionEffects] | None:
         hit = self.hits.get(id(fd))
@@ -58,18 +83,47 @@ class FunctionReuse:
     def built(self, fd: c_ast.FuncDef, cfa: FunctionCFA, effects: FunctionEffects) -> None:
         self.built_count += 1
         k = self.keys.get(id(fd))
-        if k is not None:
-            remember(k[0], k[1], k[2], cfa, effects)
+        if k is not None and remember(k[0], k[1], k[2], cfa, effects) and self.store is not None:
+            payload = _serialize(_MEMO[k[0]])
+            if payload is not None:
+                self._pending.append((persistent_key(k[0]), k[1], k[2], payload))
 
 
 _MEMO: OrderedDict[str, _Built] = OrderedDict()
 _MEMO_SIZE = 5000
 
 
-def lookup(key: str, file: str, base: int) -> tuple[FunctionCFA, FunctionEffects] | None:
+def lookup(key: str, file: str, base: int, store: FunctionStore | None = None
+           ) -> tuple[FunctionCFA, FunctionEffects] | None:
+    """The build of the function with this key, moved to ``base``: from this process's memo,
+    else from ``store``."""
     hit = _MEMO.get(key)
+    if hit is None and store is not None:
+        preload([key], store)
+        hit = _MEMO.get(key)
     if hit is None or hit.file != file:
         return None
+    return _placed(key, hit, base)
+
+
+def preload(keys: list[str], store: FunctionStore) -> None:
+    """Bring the builds ``store`` holds for these keys (not already in memory) into the memo:
+    a new process then builds only what changed since any process built it."""
+    missing = [k for k in keys if k not in _MEMO]
+    if not missing:
+        return
+    try:
+        rows = store.get_cfas([persistent_key(k) for k in missing])
+    except Exception:  # noqa: BLE001 - an unreadable cache only costs speed
+        return
+    by_pkey = {persistent_key(k): k for k in missing}
+    for pkey, (file, base, payload) in rows.items():
+        built = _deserialize(payload)
+        if built is not None and built.file == file and built.base == base:
+            _MEMO[by_pkey[pkey]] = built
+
+
+def _placed(key: str, hit: _Built, base: int) -> tuple[FunctionCFA, FunctionEffects]:
     _MEMO.move_to_end(key)
     if hit.base != base:
         hit = _shifted(hit, base - hit.base)
@@ -77,13 +131,66 @@ def lookup(key: str, file: str, base: int) -> tuple[FunctionCFA, FunctionEffects
     return hit.cfa, hit.effects
 
 
-def remember(key: str, file: str, base: int, cfa: FunctionCFA, effects: FunctionEffects) -> None:
+def remember(key: str, file: str, base: int, cfa: FunctionCFA, effects: FunctionEffects) -> bool:
     # Only a function whose every range lies in its own file moves as one piece.
     if not all(r.file == file for r in _ranges(cfa, effects)):
-        return
+        return False
     _MEMO[key] = _Built(cfa, effects, file, base)
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
+    return True
+
+
+# ---- builds in the persistent cache ---------------------------------------------------------
+# A build is stored as a pickle: the CFA is a graph of the front end's own objects (nodes,
+# edges, IR expressions, C types, ranges), which pickle reproduces exactly. The cache
+# directory is the user's own, like __pycache__ (whose files are code too); a row's checksum
+# catches damage (cache/store.py), and the key names the front end's code, so a build is
+# never loaded by a front end that would build it differently.
+def persistent_key(key: str) -> str:
+    return sha256(f"{_code_digest()}|{key}".encode()).hexdigest()
+
+
+_CODE: list[str] = []
+
+
+def _code_digest() -> str:
+    """The source of every module that decides what a function builds to."""
+    if not _CODE:
+        root = Path(__file__).resolve().parents[1]
+        h = sha256()
+        for sub in ("cfa", "frontend"):
+            for f in sorted((root / sub).rglob("*.py")):
+                h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        _CODE.append(h.hexdigest())
+    return _CODE[0]
+
+
+def _serialize(built: _Built) -> str | None:
+    import pickle
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 100_000))  # a long chain of nodes pickles recursively
+    try:
+        return base64.b64encode(zlib.compress(pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL), 1)).decode()
+    except (RecursionError, pickle.PicklingError, TypeError, AttributeError):
+        return None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _deserialize(payload: str) -> _Built | None:
+    import pickle
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 100_000))
+    try:
+        built = pickle.loads(zlib.decompress(base64.b64decode(payload)))
+    except Exception:  # noqa: BLE001 - written by an incompatible version: build it again
+        return None
+    finally:
+        sys.setrecursionlimit(limit)
+    return built if isinstance(built, _Built) else None
 
 
 def clear() -> None:

@@ -149,6 +149,25 @@ class _ChunkParser(c_parser.CParser):
         return list(ast.ext)
 
 
+    def parse_declarator(self, chunk: Chunk, scope: _LoggedScope) -> c_ast.FuncDef | None:
+        """A function definition with an empty body, from its declarator alone; None if the
+        declarator does not parse as one function declaration (K&R parameters, say), with
+        the scope left as it was."""
+        before = dict(scope)
+        decl_text = chunk.declarator.rstrip() + ";"
+        try:
+            ext = self.parse_chunk(Chunk(decl_text, chunk.start, chunk.line, chunk.col, chunk.line, -1, chunk.alone),
+                                   scope)
+        except Exception:  # noqa: BLE001 - whatever pycparser raises: parse the whole chunk
+            ext = []
+        if len(ext) != 1 or not isinstance(ext[0], c_ast.Decl) or not isinstance(ext[0].type, c_ast.FuncDecl):
+            dict.clear(scope)
+            dict.update(scope, before)
+            scope.log = []
+            return None
+        return c_ast.FuncDef(ext[0], None, c_ast.Compound([]), ext[0].coord)
+
+
 @dataclass
 class ParsedChunk:
     chunk: Chunk
@@ -183,6 +202,16 @@ def parse_chunks(chunks: list[Chunk], need_placed) -> list[ParsedChunk]:
         if hit is None:
             if parser is None:
                 parser = _ChunkParser()
+            scope.log = []
+            stub = None if placed or not ch.is_function else parser.parse_declarator(ch, scope)
+            if stub is not None:
+                # A function whose build is reused needs only its declarator: its body is
+                # not parsed (nor memoized: a later load may have to build it).
+                ext, delta, line = [stub], tuple(scope.log), ch.line
+                out.append(ParsedChunk(ch, ext, line))
+                if delta:
+                    digest = hashlib.sha1(f"{digest}|{delta!r}".encode()).hexdigest()
+                continue
             scope.log = []
             ext = parser.parse_chunk(ch, scope)
             delta = tuple(scope.log)
