@@ -9,6 +9,8 @@ it starts, so one started ahead of need (see lsp.py) answers its first job witho
 from __future__ import annotations
 
 import multiprocessing
+import os
+import re
 import threading
 import time
 import traceback
@@ -81,6 +83,7 @@ def worker_main(conn: Connection) -> None:
     else:
         broken = None
     stores: dict = {}
+    answers = _Answers()
     while True:
         try:
             job: Job = conn.recv()
@@ -91,10 +94,55 @@ def worker_main(conn: Connection) -> None:
         if broken is not None:
             conn.send(("error", job.id, broken))
             continue
-        _run_job(conn, job, stores)
+        repeated = answers.get(job)
+        if repeated is not None:
+            conn.send(("done", job.id, repeated))
+            continue
+        _run_job(conn, job, stores, answers)
 
 
-def _run_job(conn: Connection, job: Job, stores: dict) -> None:
+class _Answers:
+    """The last answer per document, with what it was computed from: the text, the settings,
+    the compile flags, and the size and modification time of every file the preprocessor read.
+    A job with all of them unchanged (a save without an edit) gets that answer again without
+    running even the preprocessor: it is exactly what a new run would compute."""
+
+    def __init__(self) -> None:
+        self._by_uri: dict[str, tuple[tuple, dict[str, tuple[int, int]], Verified]] = {}
+
+    @staticmethod
+    def _key(job: Job) -> tuple:
+        return (job.path, job.text, repr(job.settings), job.flags, job.entry)
+
+    def get(self, job: Job) -> Verified | None:
+        got = self._by_uri.get(job.uri)
+        if got is None or not job.use_cache or got[0] != self._key(job):
+            return None
+        return got[2] if _stats(got[1]) == got[1] else None
+
+    def put(self, job: Job, preprocessed: str, answer: Verified) -> None:
+        files = _stats(dict.fromkeys(_LINE_MARKER.findall(preprocessed), (0, 0)))
+        if job.path not in files:
+            files[job.path] = _stat(job.path)
+        self._by_uri[job.uri] = (self._key(job), files, answer)
+
+
+_LINE_MARKER = re.compile(r'^# \d+ "([^"<][^"]*)"', re.MULTILINE)
+
+
+def _stat(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _stats(files: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    return {f: _stat(f) for f in files}
+
+
+def _run_job(conn: Connection, job: Job, stores: dict, answers: _Answers) -> None:
     from cbam.engine import api
 
     s = job.settings
@@ -138,7 +186,11 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
 
         report = api.verify_entries(job.path, text=job.text, preprocess=pp, entries=entries, options=opts,
                                     preprocessed=preprocessed, on_partial=partial)
-        conn.send(("done", job.id, Verified(report, str(store.dir) if store is not None else None)))
+        answer = Verified(report, cache_dir)
+        conn.send(("done", job.id, answer))
+        r = report.result
+        if not r.partial and r.cache_key is not None:  # what the engine's cache would answer again
+            answers.put(job, preprocessed, answer)
     except api.FrontendError as exc:
         conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
     except MemoryError:

@@ -107,3 +107,33 @@ def test_a_syntax_error_is_rejected_with_its_phase(tmp_path: Path) -> None:
         assert "missing.h" in cpp.answer.diagnostics[0].message
     finally:
         worker.shutdown()
+
+
+def test_an_unchanged_job_is_answered_again_until_an_included_file_changes(tmp_path: Path) -> None:
+    """A save without an edit: the same text, settings and included files get the same answer
+    without running the preprocessor; touching a header the file includes runs it again."""
+    header = tmp_path / "limit.h"
+    header.write_text("#define LIMIT 3\n")
+    src = tmp_path / "m.c"
+    text = ('#include "limit.h"\nextern void reach_error(void);\n'
+            "int main(void) { int x = LIMIT; if (x > 3) reach_error(); return 0; }\n")
+    src.write_text(text)
+    settings = validate({"timeout": 60, "config": "value", "cacheDir": str(tmp_path / "cache")})[0]
+
+    def job(jid: int, use_cache: bool = True) -> Job:
+        return Job(uri=src.as_uri(), path=str(src), text=text, version=jid, use_cache=use_cache, id=jid,
+                   settings=settings)
+
+    worker = Worker()
+    try:
+        first = worker.run(job(1), lambda _: None, 60)
+        assert isinstance(first.answer, Verified) and first.answer.report.result.verdict == "TRUE"
+        again = worker.run(job(2), lambda _: None, 60)
+        assert again.answer.report.result.to_json() == first.answer.report.result.to_json()
+        header.write_text("#define LIMIT 4\n")
+        changed = worker.run(job(3), lambda _: None, 60)
+        assert changed.answer.report.result.verdict == "FALSE"  # the header's new value is seen
+        fresh = worker.run(job(4, use_cache=False), lambda _: None, 60)  # "re-verify": never the memo
+        assert fresh.answer.report.result.verdict == "FALSE" and fresh.answer.report.result.source == "fresh"
+    finally:
+        worker.shutdown()
