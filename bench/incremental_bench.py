@@ -108,6 +108,11 @@ def scenario_runs(base: str, scenarios: list[tuple[str, str]], path: Path, d: Pa
         run_inproc(base, path, store, data_model, timeout)  # back to the base version (a cache hit)
         rows.setdefault(name, []).append(run_inproc(src, path, store, data_model, timeout))
         store.close()
+        # The same edit verified by a new process, against the cache the cold new process
+        # left (and the earlier edits: a cache accumulates): `cbam verify` in a terminal.
+        path.write_text(src)
+        rows.setdefault(f"new process: {name}", []).append(run_process(path, d / "cold-proc", data_model))
+        path.write_text(base)
 
 
 def summarise(rows: dict[str, list[tuple[float, dict]]]) -> list[dict]:
