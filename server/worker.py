@@ -14,7 +14,7 @@ import re
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -115,10 +115,12 @@ class _Answers:
         return (job.path, job.text, repr(job.settings), job.flags, job.entry)
 
     def get(self, job: Job) -> Verified | None:
+        """The last answer, marked as coming from the cache (nothing was computed for it)."""
         got = self._by_uri.get(job.uri)
-        if got is None or not job.use_cache or got[0] != self._key(job):
+        if got is None or not job.use_cache or got[0] != self._key(job) or _stats(got[1]) != got[1]:
             return None
-        return got[2] if _stats(got[1]) == got[1] else None
+        report = got[2].report
+        return Verified(replace(report, result=replace(report.result, source="cache")), got[2].cache_dir)
 
     def put(self, job: Job, preprocessed: str, answer: Verified) -> None:
         files = _stats(dict.fromkeys(_LINE_MARKER.findall(preprocessed), (0, 0)))

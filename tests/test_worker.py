@@ -129,7 +129,8 @@ def test_an_unchanged_job_is_answered_again_until_an_included_file_changes(tmp_p
         first = worker.run(job(1), lambda _: None, 60)
         assert isinstance(first.answer, Verified) and first.answer.report.result.verdict == "TRUE"
         again = worker.run(job(2), lambda _: None, 60)
-        assert again.answer.report.result.to_json() == first.answer.report.result.to_json()
+        assert again.answer.report.result.source == "cache"  # and says so: nothing was computed
+        assert {**again.answer.report.result.to_json(), "source": "fresh"} == first.answer.report.result.to_json()
         header.write_text("#define LIMIT 4\n")
         changed = worker.run(job(3), lambda _: None, 60)
         assert changed.answer.report.result.verdict == "FALSE"  # the header's new value is seen
