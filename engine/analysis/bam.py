@@ -138,12 +138,13 @@ class BAM:
     def exclude(self, node: CFANode) -> None:
         """A reported error location: later searches prune it (a search for further violations).
 
-        The search that follows starts its recursion fixpoints afresh, as a run does that
-        resumes from the violations' certificates (cache/certificate.py): both then explore
-        alike and meet the same next violation."""
+        The search that follows starts its recursion fixpoints and its count of undecided loop
+        exits afresh, as a run does that resumes from the violations' certificates
+        (cache/certificate.py): both then explore alike and meet the same next violation."""
         self.excluded_targets[id(node)] = node
         self.summaries.clear()
         self.summary_updates.clear()
+        self.undecided_exits.clear()
 
     def live_targets(self) -> bool:
         """Whether an error location the search has not excluded is in a function the start
