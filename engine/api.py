@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
            "DATA_MODELS", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
-           "verify_entries", "unknown_report", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
+           "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
            "load_task", "self_check", "warm_up"]
 
 
@@ -50,6 +50,13 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
     from .frontend.preprocess import preprocess as run_cpp
 
     return run_cpp(path, text, options or PreprocessOptions())
+
+
+def source_files(preprocessed: str) -> list[str]:
+    """The files the output of :func:`preprocess` was read from (the source and its headers)."""
+    from .frontend.tokens import source_files as files
+
+    return files(preprocessed)
 
 
 def load(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None, entry: str = "main",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import re
 import threading
 import time
 import traceback
@@ -122,14 +121,9 @@ class _Answers:
         report = got[2].report
         return Verified(replace(report, result=replace(report.result, source="cache")), got[2].cache_dir)
 
-    def put(self, job: Job, preprocessed: str, answer: Verified) -> None:
-        files = _stats(dict.fromkeys(_LINE_MARKER.findall(preprocessed), (0, 0)))
-        if job.path not in files:
-            files[job.path] = _stat(job.path)
-        self._by_uri[job.uri] = (self._key(job), files, answer)
-
-
-_LINE_MARKER = re.compile(r'^# \d+ "([^"<][^"]*)"', re.MULTILINE)
+    def put(self, job: Job, files: list[str], answer: Verified) -> None:
+        """``files``: what the preprocessor read for the job (api.source_files)."""
+        self._by_uri[job.uri] = (self._key(job), _stats(dict.fromkeys([job.path, *files], (0, 0))), answer)
 
 
 def _stat(path: str) -> tuple[int, int]:
@@ -192,7 +186,7 @@ def _run_job(conn: Connection, job: Job, stores: dict, answers: _Answers) -> Non
         conn.send(("done", job.id, answer))
         r = report.result
         if not r.partial and r.cache_key is not None:  # what the engine's cache would answer again
-            answers.put(job, preprocessed, answer)
+            answers.put(job, api.source_files(preprocessed), answer)
     except api.FrontendError as exc:
         conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
     except MemoryError:

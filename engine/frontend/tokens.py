@@ -148,7 +148,7 @@ def split_preprocessed(text: str) -> tuple[list[PPLine], str]:
             m = _MARKER_RE.match(stripped)
             if m:
                 cur_line = int(m.group(1))
-                cur_file = m.group(2).encode("latin-1", "backslashreplace").decode("unicode_escape")
+                cur_file = _marker_file(m)
                 parser_lines.append("")
                 result.append(PPLine(cur_file, cur_line, phys))
                 continue
@@ -161,3 +161,22 @@ def split_preprocessed(text: str) -> tuple[list[PPLine], str]:
         result.append(PPLine(cur_file, cur_line, phys, raw))
         cur_line += 1
     return result, "\n".join(parser_lines)
+
+
+def _marker_file(m: re.Match) -> str:
+    return m.group(2).encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
+def source_files(text: str) -> list[str]:
+    """The files ``gcc -E`` output says it came from (its line markers), each once, in order;
+    not gcc's pseudo-files such as ``<built-in>``."""
+    seen: dict[str, None] = {}
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith("#"):
+            m = _MARKER_RE.match(stripped)
+            if m:
+                name = _marker_file(m)
+                if not name.startswith("<"):
+                    seen[name] = None
+    return list(seen)

@@ -134,7 +134,7 @@ class _Function:
         self.fn = fn
         names = set()
         for e in fn.edges():
-            for v in _vars_of(e):
+            for v in _variables(e):
                 info = program.vars.get(v)
                 if info is not None and isinstance(info.type, IntType) and not info.addressed:
                     names.add(v)
@@ -226,20 +226,13 @@ class _Function:
         return out
 
 
-def _vars_of(e) -> list[str]:
-    out: list[str] = []
-
-    def walk(x) -> None:
-        if isinstance(x, Var):
-            out.append(x.name)
-        elif isinstance(x, Unary | Cast):
-            walk(x.arg)
-        elif isinstance(x, Binary):
-            walk(x.left)
-            walk(x.right)
-
+def _variables(e) -> set[str]:
+    """The variables an edge assigns or reads (only those of these edge kinds matter here)."""
+    out: set[str] = set()
     for field in ("var", "init", "lhs", "rhs", "value", "result_var"):
-        walk(getattr(e, field, None))
+        x = getattr(e, field, None)
+        if x is not None:
+            out |= x.variables()
     return out
 
 
