@@ -30,6 +30,7 @@ CHANGES: dict[str, tuple[object, set[str]]] = {
     "config": ("value", EVERY),
     "predicate_theory": ("lia", EVERY),  # value+predicate uses a theory
     "order": ("bfs", EVERY),
+    "property": ("memsafety", EVERY),  # the checks are part of the CFA being analysed
     "max_violations": (20, RUN),
     "harness": (False, RUN),  # a result carries its harness
     "extra_search_after_violation": (5.0, RUN),

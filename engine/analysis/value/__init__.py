@@ -37,9 +37,17 @@ class ValuePrecisions(PrecisionCodec):
             {}, frozenset(v for v in prec.global_vars if v in known))
 
 
+def memory_facts(program) -> dict:
+    """What the value analysis's transfer reads beyond a function's code: which variables have
+    their address taken, and the layout of every struct (a member's offset is not in the
+    fingerprint of a function that uses it)."""
+    return {"addressed": addressed_variables(program),
+            "structs": {k: [[f, t.key()] for f, t in fields] for k, fields in sorted(program.structs.items())}}
+
+
 def _cpa(setup: Setup) -> ValueCPA:
     return ValueCPA(setup.program)
 
 
-ANALYSIS = Analysis("value", _cpa, lambda cpa: ValueRefiner(), ValuePrecisions(), addressed_variables,
+ANALYSIS = Analysis("value", _cpa, lambda cpa: ValueRefiner(), ValuePrecisions(), memory_facts,
                     prunes_branches=True)

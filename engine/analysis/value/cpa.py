@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from ...cfa.cfa import CFANode, FunctionCFA, Program
-from ...cfa.ctype import IntType
+from ...cfa.ctype import IntType, PointerType, StructType
 from ...cfa.ir import (
     AbortEdge,
     AssignEdge,
@@ -32,9 +32,11 @@ from ...cfa.ir import (
     Var,
 )
 from ...cfa.semantics import eval_binary, eval_cast, eval_unary
+from ..bam import AnalysisUnsupported
 from ..cpa import CPA, Block
 from ..summaries import FORMULA
 from ..varmap import expand_map, rebuild_map, reduce_map
+from . import memory as mem
 from . import symbolic as sym
 from .precision import ValuePrecision
 
@@ -92,37 +94,45 @@ class ValueState:
         return self.without(lambda k: not keep(k))
 
 
-def evaluate(e: Expr, lookup: Callable[[str], int | None]) -> int | None:
-    """The value of a side-effect-free expression, or None when it is not a single known value."""
+def evaluate(e: Expr, lookup: Callable[[str], Any], view: mem.View | None = None) -> Any:
+    """The value of a side-effect-free expression, or None when it is not a single known value.
+    Without ``view`` only integers (the integer-only fast path); with it, also pointers
+    (:class:`memory.Ptr`) and reads of memory."""
     if isinstance(e, Const):
         return e.value
     if isinstance(e, Var):
-        return lookup(e.name) if isinstance(e.type, IntType) else None
+        if isinstance(e.type, IntType) and (view is None or e.name not in view.mem.objects):
+            return lookup(e.name)
+        return None if view is None else mem.evaluate_memory(e, view, lambda x: evaluate(x, lookup, view))
     if isinstance(e, Binary):
         if not isinstance(e.left.type, IntType) or not isinstance(e.right.type, IntType):
-            return None
-        a = evaluate(e.left, lookup)
-        if a is None:
+            return None if view is None else mem.evaluate_memory(e, view, lambda x: evaluate(x, lookup, view))
+        a = evaluate(e.left, lookup, view)
+        if type(a) is not int:
             # 0 && .. style short-cuts do not exist here (&& is control flow), but x*0 and x&0 do.
             if e.op in ("*", "&"):
-                b = evaluate(e.right, lookup)
+                b = evaluate(e.right, lookup, view)
                 if b == 0:
                     return 0
             return None
-        b = evaluate(e.right, lookup)
-        if b is None:
+        b = evaluate(e.right, lookup, view)
+        if type(b) is not int:
             if e.op in ("*", "&") and a == 0:
                 return 0
             return None
         return eval_binary(e.op, a, b, e.left.type, e.type)
     if isinstance(e, Unary):
-        a = evaluate(e.arg, lookup)
-        return None if a is None else eval_unary(e.op, a, e.arg.type if e.op != "!" else e.type)
+        if view is not None and not isinstance(e.arg.type, IntType):
+            return mem.evaluate_memory(e, view, lambda x: evaluate(x, lookup, view))
+        a = evaluate(e.arg, lookup, view)
+        return None if type(a) is not int else eval_unary(e.op, a, e.arg.type if e.op != "!" else e.type)
     if isinstance(e, Cast):
-        if not isinstance(e.arg.type, IntType):
-            return None
-        a = evaluate(e.arg, lookup)
-        return None if a is None else eval_cast(a, e.type)
+        if not isinstance(e.arg.type, IntType) or not isinstance(e.type, IntType):
+            return None if view is None else mem.evaluate_memory(e, view, lambda x: evaluate(x, lookup, view))
+        a = evaluate(e.arg, lookup, view)
+        return None if type(a) is not int else eval_cast(a, e.type)
+    if view is not None:
+        return mem.evaluate_memory(e, view, lambda x: evaluate(x, lookup, view))
     return None
 
 
@@ -164,30 +174,34 @@ def evaluate_symbolic(e: Expr, lookup: Callable[[str], Any]) -> Any:
     return None
 
 
-def solve_for_var(cond: Expr, truth: bool, lookup: Callable[[str], int | None]) -> tuple[str, int] | None | bool:
+def solve_for_var(cond: Expr, truth: bool, lookup: Callable[[str], int | None],
+                  view: mem.View | None = None) -> tuple[str, int] | None | bool:
     """If assume(cond == truth) pins one unknown variable to a single value, return it.
 
     Returns (var, value), or False if the assumption is unsatisfiable for that variable,
     or None if nothing can be concluded.
     """
     if isinstance(cond, Unary) and cond.op == "!":
-        return solve_for_var(cond.arg, not truth, lookup)
+        return solve_for_var(cond.arg, not truth, lookup, view)
     if isinstance(cond, Binary) and cond.op in ("==", "!=") and (cond.op == "==") == truth:
         for lhs, rhs in ((cond.left, cond.right), (cond.right, cond.left)):
-            val = evaluate(rhs, lookup)
-            if val is None:
+            val = evaluate(rhs, lookup, view)
+            if type(val) is not int:
                 continue
-            return _invert(lhs, val, lookup)
+            return _invert(lhs, val, lookup, view)
         return None
     if not isinstance(cond, Binary) or cond.op not in ("==", "!=", "<", ">", "<=", ">="):
         if not truth and isinstance(cond.type, IntType):  # [!(x)] means x == 0
-            return _invert(cond, 0, lookup)
+            return _invert(cond, 0, lookup, view)
     return None
 
 
-def _invert(lhs: Expr, val: int, lookup: Callable[[str], int | None]) -> tuple[str, int] | None | bool:
+def _invert(lhs: Expr, val: int, lookup: Callable[[str], int | None],
+            view: mem.View | None = None) -> tuple[str, int] | None | bool:
     while True:
         if isinstance(lhs, Var) and isinstance(lhs.type, IntType):
+            if view is not None and lhs.name in view.mem.objects:
+                return None
             if lookup(lhs.name) is not None:
                 return None
             return (lhs.name, val) if lhs.type.contains(val) else False
@@ -228,6 +242,15 @@ class ValueCPA(CPA):
             dead = frozenset(by_fn.get(f.name, set()) - {f.result_var})
             if dead:
                 self._dead_at[id(f.exit)] = dead
+        # Programs with pointers or memory get the memory model; integer-only ones keep the
+        # plain variable map and pay nothing for it.
+        self.memory = mem.Memory(program) if mem.uses_memory(program) else None
+        self._local_objects: dict[str, frozenset[str]] = {}
+        if self.memory is not None:
+            for n in self.memory.objects:
+                fn = program.vars[n].function
+                if fn is not None:
+                    self._local_objects[fn] = self._local_objects.get(fn, frozenset()) | {n}
 
     def initial(self, node: CFANode) -> ValueState:
         return ValueState()
@@ -266,11 +289,56 @@ class ValueCPA(CPA):
         return state  # an element or member of an aggregate: aggregates are not tracked
 
     def transfer(self, state: ValueState, edge: Edge, prec: Any) -> list[ValueState]:
-        out = self._transfer(state, edge)
+        out = self._transfer(state, edge) if self.memory is None else self._transfer_memory(state, edge)
         dead = self._dead_at.get(id(edge.succ))
         if dead is not None:
+            if self.memory is not None:
+                return [s.without(lambda k: (mem.object_of(k) or k) in dead) for s in out]
             return [s.without(dead.__contains__) for s in out]
         return out
+
+    # ---- transfer with memory ---------------------------------------------------------
+    def _view(self, state: ValueState) -> mem.View:
+        assert self.memory is not None
+        return self.memory.view(state.m)
+
+    def _transfer_memory(self, state: ValueState, edge: Edge) -> list[ValueState]:
+        view = self._view(state)
+        lookup = state.m.get
+
+        def ev(e: Expr) -> Any:
+            return evaluate(e, lookup, view)
+
+        if isinstance(edge, AssignEdge):
+            assert edge.lhs is not None and edge.rhs is not None
+            mem.assign(view, edge.lhs, edge.rhs, ev)
+        elif isinstance(edge, AssumeEdge):
+            assert edge.cond is not None
+            v = ev(edge.cond)
+            if v is not None:
+                if isinstance(v, mem.Ptr):
+                    v = 1
+                return [state] if (v != 0) == edge.truth else []
+            solved = solve_for_var(edge.cond, edge.truth, lookup, view)
+            if solved is False:
+                return []
+            if isinstance(solved, tuple) and solved[0] not in state.m:
+                return [state.set(solved[0], solved[1])]
+            return [state]
+        elif isinstance(edge, DeclEdge):
+            assert edge.var is not None
+            mem.declare(view, edge.var, edge.init, ev, edge.length)
+        elif isinstance(edge, ReturnEdge):
+            if edge.result_var is not None:
+                if edge.value is None:
+                    mem.declare(view, edge.result_var, None, ev)
+                else:
+                    mem.assign(view, edge.result_var, edge.value, ev)
+        elif isinstance(edge, ExternalCallEdge):
+            mem.external_call(view, edge, ev, self.globals)
+        elif not isinstance(edge, BlankEdge | AbortEdge):
+            raise TypeError(f"value analysis: unexpected edge {type(edge).__name__}")
+        return [state if view.m is state.m else ValueState(view.m, state.c)]
 
     def _transfer(self, state: ValueState, edge: Edge) -> list[ValueState]:
         # In a generalized block (state.c set) values may be symbolic: the same transfer, with
@@ -325,6 +393,8 @@ class ValueCPA(CPA):
         raise TypeError(f"value analysis: unexpected edge {type(edge).__name__}")
 
     def call_entry(self, state: ValueState, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[ValueState]:
+        if self.memory is not None:
+            return [self._call_entry_memory(state, edge, callee)]
         lookup = state.m.get
         values = [evaluate(a, lookup) for a in edge.args]
         fname = callee.name
@@ -338,22 +408,84 @@ class ValueCPA(CPA):
     def return_to(self, state: ValueState, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[ValueState]:
         if edge.lhs is None or callee.result_var is None:
             return [state]
+        if self.memory is not None:
+            view = self._view(state)
+            mem.assign(view, edge.lhs, Var(callee.result_var, self.vars[callee.result_var].type),
+                       lambda e: evaluate(e, state.m.get, view))
+            return [ValueState(view.m)]
         return [self._assign(state, edge.lhs, state.get(callee.result_var))]
+
+    def _call_entry_memory(self, state: ValueState, edge: CallEdge, callee: FunctionCFA) -> ValueState:
+        fname = callee.name
+        own = self._local_objects.get(fname)
+        if own and any(isinstance(v, mem.Ptr) and v.obj in own for v in state.m.values()):
+            # The callee's own locals would share names with the caller's instances.
+            raise AnalysisUnsupported(f"a pointer into a local of '{fname}' passed to a recursive call of it", None)
+        view = self._view(state)
+        lookup = state.m.get
+        # Arguments are evaluated in the caller's state, before the callee's locals start fresh.
+        values = [evaluate(a, lookup, view) if not isinstance(a.type, StructType) else view.address(
+            a, lambda x: evaluate(x, lookup, view)) for a in edge.args]
+        s = state.without(lambda k: (mem.object_of(k) or k) in self._callee_locals(fname))
+        view = self._view(s)
+        for p, v in zip(callee.params, values):
+            pv = Var(p, self.vars[p].type)
+            if isinstance(pv.type, StructType):
+                view.declare(p, zero=False)
+                view.copy(mem.Ptr(p, 0), v, self.memory.layout.sizeof(pv.type))  # type: ignore[union-attr]
+            elif p in self.memory.objects:  # type: ignore[union-attr]
+                view.declare(p, zero=False)
+                view.store(mem.Ptr(p, 0), pv.type, v)
+            else:
+                view.set_plain(p, v if isinstance(pv.type, IntType | PointerType) else None)
+        return ValueState(view.m)
+
+    def _callee_locals(self, fname: str) -> frozenset[str]:
+        got = self._locals_cache.get(fname) if hasattr(self, "_locals_cache") else None
+        if got is None:
+            if not hasattr(self, "_locals_cache"):
+                self._locals_cache: dict[str, frozenset[str]] = {}
+            got = frozenset(k for k, v in self.vars.items() if v.function == fname)
+            self._locals_cache[fname] = got
+        return got
 
     def prec(self, state: ValueState, prec: ValuePrecision | None, node: CFANode) -> ValueState:
         if prec is None or prec.track_all:
             return state
+        if self.memory is not None:
+            # Allocation counters and heap sizes always stay: they keep objects distinct and
+            # bounds known (the cells themselves follow the precision of their root).
+            return state.restrict(lambda k: mem.always_kept(k) or prec.tracks(node, mem.root_of(k)))
         return state.restrict(lambda k: prec.tracks(node, k))
 
     # ---- BAM ----------------------------------------------------------------
+    # With memory, a block sees all of it: its reduced entry keeps every memory key and its
+    # exit is the memory after the call (the callee's own objects excepted, which die with it).
     def reduce(self, state: ValueState, block: Block, prec: Any) -> ValueState:
+        if self.memory is not None:
+            return ValueState({k: v for k, v in state.m.items() if k in block.vars or mem.is_memory_key(k)})
         return ValueState(reduce_map(state.m, block))
 
     def expand(self, entry: ValueState, reduced_exit: ValueState, block: Block) -> ValueState:
+        if self.memory is not None:
+            plain = {k: v for k, v in entry.m.items() if not mem.is_memory_key(k)}
+            return ValueState(expand_map(plain, reduced_exit.m, block, self.globals, self.addressed))
         return ValueState(expand_map(entry.m, reduced_exit.m, block, self.globals, self.addressed))
 
     def rebuild(self, call: ValueState, entry: ValueState, exit: ValueState, block: Block,
                 edge: CallEdge) -> ValueState:
+        if self.memory is not None:
+            own = self._callee_locals(block.function.name)
+            plain_call = {k: v for k, v in call.m.items() if not mem.is_memory_key(k)}
+            out = rebuild_map(plain_call, {k: v for k, v in exit.m.items() if not mem.is_memory_key(k)},
+                              block, self.globals, self.addressed)
+            for k, v in exit.m.items():
+                if mem.is_memory_key(k) and mem.object_of(k) not in own:
+                    out[k] = v
+            for k, v in call.m.items():  # a recursive caller's own instances of the callee's locals
+                if mem.is_memory_key(k) and mem.object_of(k) in own:
+                    out[k] = v
+            return ValueState(out)
         return ValueState(rebuild_map(call.m, exit.m, block, self.globals, self.addressed))
 
     def generalize(self, reduced: ValueState, block: Block, prec: Any) -> ValueState:
@@ -401,12 +533,12 @@ class ValueCPA(CPA):
 
     def concrete_values(self, state: ValueState) -> dict[str, int]:
         if state.c is None:
-            return state.m
+            return state.m if self.memory is None else {k: v for k, v in state.m.items() if type(v) is int}
         return {k: v for k, v in state.m.items() if type(v) is int}
 
     def summary_facts(self, state: ValueState) -> dict[str, Any]:
         if state.c is None:
-            return dict(state.m)
+            return {k: v if type(v) is int else repr(v) for k, v in state.m.items()}
         out: dict[str, Any] = {}
         for k, value in state.m.items():
             if isinstance(value, sym.Param) and value.name == k:
@@ -420,7 +552,7 @@ class ValueCPA(CPA):
 
     def to_json(self, state: ValueState) -> Any:
         if state.c is None:
-            return dict(sorted(state.m.items()))
+            return {k: mem.value_to_json(v) for k, v in sorted(state.m.items())}
         enc = sym.Encoder()
         out: dict[str, Any] = {k: enc.value(v) for k, v in sorted(state.m.items())}
         ordered = sorted(state.c, key=lambda c: (sym.canonical_json(c[0]), c[1]))
@@ -430,7 +562,7 @@ class ValueCPA(CPA):
 
     def from_json(self, data: Any) -> ValueState:
         if CONSTRAINTS not in data:
-            return ValueState({str(k): int(v) for k, v in data.items()})
+            return ValueState({str(k): mem.value_from_json(v) for k, v in data.items()})
         dec = sym.Decoder(data.get(NODES, []))
         c = frozenset((dec.value(x), bool(t)) for x, t in data[CONSTRAINTS])
         return ValueState({str(k): dec.value(v) for k, v in data.items() if k not in (CONSTRAINTS, NODES)}, c)

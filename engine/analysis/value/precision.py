@@ -42,7 +42,7 @@ class ValuePrecision:
                 key = "all"
             else:
                 fs = tuple(sorted((f, tuple(sorted(self.scoped[f]))) for f in block.functions if f in self.scoped))
-                gs = tuple(sorted(self.global_vars & block.vars))
+                gs = tuple(sorted(g for g in self.global_vars if g in block.vars or g.startswith("#h:")))
                 ls = tuple(sorted((n, tuple(sorted(v))) for n, v in self.local.items()
                                   if n.split(":", 1)[0] in block.functions))
                 key = (fs, gs, ls)
@@ -54,6 +54,9 @@ class ValuePrecision:
         new_local = dict(self.local)
         new_globals = set(self.global_vars)
         for node, var in pairs:
+            if var.startswith("#h:"):  # a heap allocation site: its objects outlive any function
+                new_globals.add(var)
+                continue
             info = program.vars.get(var)
             if info is None:
                 continue

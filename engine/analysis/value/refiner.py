@@ -8,8 +8,10 @@ refined precision.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...cfa.cfa import CFANode, Program
-from ...cfa.ctype import IntType
+from ...cfa.ctype import IntType, StructType
 from ...cfa.ir import (
     AbortEdge,
     AssignEdge,
@@ -24,6 +26,7 @@ from ...cfa.ir import (
 )
 from ...cfa.semantics import eval_cast
 from ..path import ErrorPath
+from . import memory as mem
 from .cpa import evaluate, solve_for_var
 from .precision import ValuePrecision
 
@@ -40,6 +43,8 @@ class PathSemantics:
         self.path = path
         self.frames = path.frames()
         self.addressed = {n for n, v in program.vars.items() if v.addressed}
+        self.memory = mem.Memory(program) if mem.uses_memory(program) else None
+        self.globals = frozenset(n for n, v in program.vars.items() if v.is_global)
         # The frame a call step opens and the frame a return step goes back to.
         self.callee_frame: dict[int, int] = {}
         self.caller_frame: dict[int, int] = {}
@@ -84,6 +89,8 @@ class PathSemantics:
 
     def step(self, v: Values, i: int) -> Values | None:
         """Apply step i; None means the path is contradicting here."""
+        if self.memory is not None:
+            return self.step_memory(v, i)
         st = self.path.steps[i]
         frame = self.frames[i]
         e = st.edge
@@ -162,6 +169,117 @@ class PathSemantics:
             return v
         return v
 
+    def _view(self, v: Values, frame: int) -> mem.View:
+        assert self.memory is not None
+        return self.memory.view(v, lambda n: self.inst(n, frame), self.base)
+
+    def step_memory(self, v: Values, i: int) -> Values | None:
+        """``step`` with the value analysis's memory model (memory objects of locals are named
+        per frame like the variables: ``f::a@3[0:4]``)."""
+        st = self.path.steps[i]
+        frame = self.frames[i]
+        e = st.edge
+        view = self._view(v, frame)
+
+        def lookup(name: str) -> Any:
+            return v.get(self.inst(name, frame))
+
+        def ev(x) -> Any:
+            return evaluate(x, lookup, view)
+
+        if st.kind == "call":
+            assert isinstance(e, CallEdge)
+            callee = self.program.functions[e.callee]
+            nf = self.callee_frame[i]
+            values = [view.address(a, ev) if isinstance(a.type, StructType) else ev(a) for a in e.args]
+            tag = f"@{nf}"
+            out = {k: x for k, x in v.items() if not (k.endswith(tag) or tag + "[" in k)}
+            inner = self._view(out, nf)
+            for p, val in zip(callee.params, values):
+                t = self.vars[p].type
+                if isinstance(t, StructType):
+                    inner.declare(inner.name(p), False)
+                    inner.copy(mem.Ptr(inner.name(p), 0), val, self.memory.layout.sizeof(t))  # type: ignore[union-attr]
+                elif p in self.memory.objects:  # type: ignore[union-attr]
+                    inner.declare(inner.name(p), False)
+                    inner.store(mem.Ptr(inner.name(p), 0), t, val)
+                else:
+                    inner.set_plain(inner.name(p), val)
+            return inner.m
+        if st.kind == "summary":
+            return self._summary_step(v, i)
+        if st.kind == "return":
+            assert isinstance(e, CallEdge)
+            callee = self.program.functions[e.callee]
+            cf = self.caller_frame[i]
+            if e.lhs is None or callee.result_var is None:
+                return v
+            outer = self._view(v, cf)
+            rv = callee.result_var
+            rt = self.vars[rv].type
+
+            def ev_caller(x) -> Any:
+                return evaluate(x, lambda n: v.get(self.inst(n, cf)), outer)
+
+            if isinstance(rt, StructType):
+                outer.copy(outer.address(e.lhs, ev_caller), mem.Ptr(self.inst(rv, frame), 0),
+                           self.memory.layout.sizeof(rt))  # type: ignore[union-attr]
+            else:
+                value = ev(Var(rv, rt))
+                mem.assign_value(outer, e.lhs, value, ev_caller)
+            return outer.m
+        if isinstance(e, AssumeEdge):
+            val = ev(e.cond)
+            if val is not None:
+                if isinstance(val, mem.Ptr):
+                    val = 1
+                return v if (val != 0) == e.truth else CONTRADICTION
+            solved = solve_for_var(e.cond, e.truth, lookup, view)
+            if solved is False:
+                return CONTRADICTION
+            if isinstance(solved, tuple):
+                out = dict(v)
+                out[self.inst(solved[0], frame)] = solved[1]
+                return out
+            return v
+        if isinstance(e, AssignEdge):
+            mem.assign(view, e.lhs, e.rhs, ev)
+        elif isinstance(e, DeclEdge):
+            assert e.var is not None
+            mem.declare(view, e.var, e.init, ev, e.length)
+        elif isinstance(e, ReturnEdge):
+            if e.result_var is not None:
+                if e.value is None:
+                    mem.declare(view, e.result_var, None, ev)
+                else:
+                    mem.assign(view, e.result_var, e.value, ev)
+        elif isinstance(e, ExternalCallEdge):
+            mem.external_call(view, e, ev, self.globals)
+        return view.m
+
+    def _summary_step(self, v: Values, i: int) -> Values | None:
+        st = self.path.steps[i]
+        frame = self.frames[i]
+        e = st.edge
+        assert isinstance(e, CallEdge) and st.summary is not None
+
+        def lookup(name: str) -> int | None:
+            return v.get(self.inst(name, frame))
+
+        callee = self.program.functions[e.callee]
+        for a, p in zip(e.args, callee.params):
+            val = evaluate(a, lookup)
+            if val is not None and val != st.summary["params"][p]:
+                return CONTRADICTION
+        out = v
+        for name, val in st.summary["outputs"].items():
+            if name == callee.result_var:
+                if e.lhs is not None:
+                    out = self._assign(out, e.lhs, val, frame)
+            else:
+                out = self._assign(out, Var(name, self.vars[name].type), val, frame)
+        return out
+
     def contradicts(self, v: Values, start: int) -> bool:
         cur: Values | None = v
         for j in range(start, len(self.path.steps)):
@@ -170,7 +288,7 @@ class PathSemantics:
                 return True
         return False
 
-    def reads(self, i: int) -> set[str]:
+    def reads(self, i: int, v: Values | None = None) -> set[str]:
         """Instance variables step i reads."""
         st = self.path.steps[i]
         frame = self.frames[i]
@@ -195,7 +313,13 @@ class PathSemantics:
             names = e.init.variables() if e.init is not None and not isinstance(e.init, Nondet) else set()
         elif isinstance(e, ReturnEdge):
             names = e.value.variables() if e.value is not None else set()
-        return {self.inst(n, frame) for n in names}
+        elif isinstance(e, ExternalCallEdge):
+            for a in e.args:
+                names |= a.variables()
+        out = {self.inst(n, frame) for n in names}
+        if self.memory is not None and v is not None:
+            out |= {k for k in v if mem.is_memory_key(k)}  # a memory read may reach any location
+        return out
 
 
 ALG3_MAX_STEPS = 1500
@@ -223,6 +347,8 @@ def interpolate(program: Program, path: ErrorPath, deadline_check=None) -> list[
         if nxt is None:
             break  # the interpolant is false from here on: nothing more to track
         for k in sorted(nxt):  # Alg. 3, in a deterministic order
+            if mem.always_kept(k):
+                continue
             trial = {x: y for x, y in nxt.items() if x != k}
             if sem.contradicts(trial, i + 1):
                 nxt = trial
@@ -232,7 +358,8 @@ def interpolate(program: Program, path: ErrorPath, deadline_check=None) -> list[
             itp = {k: x for k, x in itp.items() if not k.endswith(dead)}
         loc = sem.location_after(i)
         for k in itp:
-            pairs.add((loc, sem.base(k)))
+            if not mem.always_kept(k):
+                pairs.add((loc, mem.root_of(sem.base(k))))
     return sorted(pairs, key=lambda p: (p[0].key, p[1]))
 
 
@@ -255,7 +382,7 @@ def interpolate_by_slice(program: Program, path: ErrorPath, deadline_check=None)
     for i in range(n):
         if deadline_check is not None and i % 256 == 0:
             deadline_check()
-        reads = sem.reads(i)
+        reads = sem.reads(i, v)
         known_reads.append({r for r in reads if r in v})
         nxt = sem.step(v, i)
         if nxt is None:
@@ -280,7 +407,8 @@ def interpolate_by_slice(program: Program, path: ErrorPath, deadline_check=None)
         if needed:
             loc = sem.location_after(i)
             for k in needed:
-                pairs.add((loc, sem.base(k)))
+                if not mem.always_kept(k):
+                    pairs.add((loc, mem.root_of(sem.base(k))))
         defs = made_known[i] & needed
         if defs:
             needed -= defs

@@ -1,0 +1,867 @@
+"""Memory for the explicit-value analysis, as CPAchecker's value analysis tracks memory locations.
+
+A memory location is a byte range of an object: ``obj[off:size]`` is a state key like a
+variable's name. Objects are the variables that are aggregates or have their address taken
+(named like the variable), heap objects (``#h:<site>.<n>``: allocation site and instance
+number), string literals (``#s:"..."``, read-only, never stored) and functions (``#f:<name>``).
+Plain scalar variables keep their own names as keys, so integer-only programs pay nothing.
+
+Values are ints or :class:`Ptr` (object, byte offset; the offset is None when unknown, e.g.
+``&a[i]`` for an unknown ``i``). NULL is the int 0. Beside cells an object may have:
+
+* ``obj[*]`` -> :class:`Zero`: every byte outside the ranges it lists is zero (``= {0}``,
+  ``calloc``, static storage). Large arrays are never enumerated. The written ranges are
+  part of the value, so state coverage (``b``'s facts among ``a``'s) stays exact;
+* ``obj[#]`` -> :class:`Heap`: a heap object's size and whether it was freed.
+
+``#n:<site>`` counts a site's allocations, so a loop that allocates gets distinct objects;
+past :data:`MAX_INSTANCES` the site allocates one *summary* object (``.?``) that stands for
+all further ones: its reads are unknown and its writes havoc it.
+
+Soundness rules: a missing key is an unknown value. A write through an unknown pointer,
+out of bounds or to freed memory (undefined behaviour) forgets all memory: no TRUE relies on
+such a path being impossible. A write at an unknown offset forgets the object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ...cfa.cfa import Program
+from ...cfa.ctype import ArrayType, CType, FunctionType, IntType, PointerType, StructType, VoidType
+from ...cfa.ir import (
+    AddrOf,
+    Binary,
+    Cast,
+    Const,
+    Deref,
+    Expr,
+    FuncRef,
+    Index,
+    Member,
+    StrLit,
+    Unary,
+    Valid,
+    Var,
+)
+from ...cfa.layout import Layout
+from ...cfa.semantics import eval_cast
+
+MAX_INSTANCES = 10  # concrete objects per allocation site before it turns to a summary object
+MAX_ENUMERATED = 4096  # bytes an operation may enumerate (memset, memcpy, unknown-index reads)
+HEAP = "#h:"
+COUNTER = "#n:"
+STRING = "#s:"
+FUNCTION = "#f:"
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Ptr:
+    obj: str
+    off: int | None
+
+    def __repr__(self) -> str:
+        return f"&{self.obj}+{'?' if self.off is None else self.off}"
+
+
+@dataclass(frozen=True, slots=True)
+class Zero:
+    """The object's bytes are zero, except in these (offset, size) ranges written since."""
+
+    written: frozenset = frozenset()
+
+    def __repr__(self) -> str:
+        return f"zero-filled{'' if not self.written else f' but {len(self.written)} cell(s)'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Heap:
+    size: int | None
+    freed: bool = False
+
+    def __repr__(self) -> str:
+        return f"heap({'?' if self.size is None else self.size}{', freed' if self.freed else ''})"
+
+
+def cell(obj: str, off: int, size: int) -> str:
+    return f"{obj}[{off}:{size}]"
+
+
+def zero_key(obj: str) -> str:
+    return f"{obj}[*]"
+
+
+def heap_key(obj: str) -> str:
+    return f"{obj}[#]"
+
+
+@lru_cache(maxsize=65536)
+def split_key(key: str) -> tuple[str, int, int] | None:
+    """``obj[off:size]`` -> (obj, off, size); None for other keys."""
+    if not key.endswith("]"):
+        return None
+    i = key.rfind("[")
+    body = key[i + 1:-1]
+    if ":" not in body:
+        return None
+    off, size = body.split(":", 1)
+    return key[:i], int(off), int(size)
+
+
+@lru_cache(maxsize=65536)
+def object_of(key: str) -> str | None:
+    """The object a memory key belongs to (None for a plain variable or a counter)."""
+    if not key.endswith("]"):
+        return None
+    return key[:key.rfind("[")]
+
+
+@lru_cache(maxsize=65536)
+def root_of(key: str) -> str:
+    """What a precision tracks for a key: its variable, or its heap object's allocation site."""
+    if key.startswith(COUNTER):
+        return HEAP + key[len(COUNTER):]
+    obj = object_of(key)
+    if obj is None:
+        return key
+    if obj.startswith(HEAP):
+        return obj[:obj.rfind(".")]
+    return obj
+
+
+def is_summary(obj: str) -> bool:
+    return obj.endswith(".?")
+
+
+def always_kept(key: str) -> bool:
+    """Allocation counters and object sizes: kept under every precision (they keep objects
+    distinct and bounds known), so never part of an interpolant."""
+    return key.startswith(COUNTER) or key.endswith("[#]")
+
+
+def is_memory_key(key: str) -> bool:
+    return key.endswith("]") or key.startswith(COUNTER)
+
+
+def memory_variables(program: Program) -> frozenset[str]:
+    """The variables that live in memory: aggregates and those whose address is taken."""
+    return frozenset(n for n, v in program.vars.items()
+                     if v.addressed or isinstance(v.type, ArrayType | StructType))
+
+
+def uses_memory(program: Program) -> bool:
+    """Whether any value can be a pointer or live in memory (else the integer-only fast path)."""
+    if any(not isinstance(v.type, IntType) for v in program.vars.values()):
+        return True
+    from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, ExternalCallEdge, ReturnEdge
+
+    plain = (Const, Var, Binary, Unary, Cast)
+    for f in program.all_functions():
+        for e in f.edges():
+            exprs: list[Expr | None] = []
+            if isinstance(e, AssignEdge):
+                exprs = [e.lhs, e.rhs]
+            elif isinstance(e, AssumeEdge):
+                exprs = [e.cond]
+            elif isinstance(e, DeclEdge):
+                exprs = [e.init]
+            elif isinstance(e, ReturnEdge):
+                exprs = [e.value]
+            elif isinstance(e, CallEdge | ExternalCallEdge):
+                exprs = [e.lhs, *e.args]
+                if isinstance(e, ExternalCallEdge) and e.callee in ALLOCATORS:
+                    return True
+            for x in exprs:
+                if x is not None and any(not isinstance(n, plain) and type(n).__name__ != "Nondet" for n in x.walk()):
+                    return True
+    return False
+
+
+ALLOCATORS = {"malloc": "malloc", "calloc": "calloc", "realloc": "realloc", "alloca": "malloc",
+              "__builtin_alloca": "malloc", "valloc": "malloc"}
+MODELLED = set(ALLOCATORS) | {"free", "memset", "memcpy", "memmove", "strlen", "strcmp", "strncmp",
+                              "strcpy", "strncpy", "__builtin_memset", "__builtin_memcpy"}
+
+
+class Memory:
+    """Program-wide facts the memory model reads: layouts and which variables are objects."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.layout = Layout(program.data_model, program.structs)
+        self.vars = program.vars
+        self.objects = memory_variables(program)
+        self.ptr_bits = program.data_model.pointer_bits
+        self.size_t = program.data_model.size_t
+
+    def view(self, m: dict[str, Any], name: Callable[[str], str] = lambda n: n,
+             base: Callable[[str], str] = lambda n: n) -> View:
+        return View(self, m, name, base)
+
+
+class View:
+    """Evaluation and update of one state's map. ``name`` maps a program variable to its key
+    (the refiner renames per call frame), ``base`` maps a key back to the variable."""
+
+    __slots__ = ("mem", "m", "name", "base", "owned")
+
+    def __init__(self, mem: Memory, m: dict[str, Any], name: Callable[[str], str], base: Callable[[str], str]):
+        self.mem = mem
+        self.m = m
+        self.name = name
+        self.base = base
+        self.owned = False
+
+    # ---- copy on write ---------------------------------------------------------------
+    def _own(self) -> dict[str, Any]:
+        if not self.owned:
+            self.m = dict(self.m)
+            self.owned = True
+        return self.m
+
+    def get(self, key: str) -> Any:
+        return self.m.get(key)
+
+    def set_plain(self, key: str, value: Any) -> None:
+        if value is None:
+            if key in self.m:
+                del self._own()[key]
+        elif self.m.get(key, _MISSING) != value:
+            self._own()[key] = value
+
+    # ---- objects ---------------------------------------------------------------------
+    def object_size(self, obj: str) -> int | None:
+        h = self.m.get(heap_key(obj))
+        if isinstance(h, Heap):  # a heap object, or a variable-length array
+            return h.size
+        if obj.startswith(HEAP):
+            return None
+        if obj.startswith(STRING):
+            return len(_string_bytes(obj[len(STRING):]))
+        if obj.startswith(FUNCTION):
+            return 0
+        info = self.mem.vars.get(self.base(obj))
+        return None if info is None else self.mem.layout.sizeof(info.type)
+
+    def is_memory_var(self, v: Var) -> bool:
+        return v.name in self.mem.objects
+
+    # ---- addresses -------------------------------------------------------------------
+    def address(self, lv: Expr, evaluate: Callable[[Expr], Any]) -> Ptr | int | None:
+        """The address of an lvalue: a Ptr (its offset None if unknown), 0 for NULL-based, or None."""
+        if isinstance(lv, Var):
+            return Ptr(self.name(lv.name), 0) if lv.name in self.mem.objects else None
+        if isinstance(lv, Deref):
+            v = evaluate(lv.ptr)
+            return v if isinstance(v, Ptr) or v == 0 else None
+        if isinstance(lv, Member):
+            b = self.address(lv.base, evaluate)
+            if not isinstance(b, Ptr):
+                return b if b == 0 else None
+            f = self.mem.layout.offset(lv.base.type, lv.field)
+            if f is None:
+                return None
+            return Ptr(b.obj, None if b.off is None else b.off + f[0])
+        if isinstance(lv, Index):
+            b = self.address(lv.base, evaluate)
+            if not isinstance(b, Ptr):
+                return b if b == 0 else None
+            i = evaluate(lv.index)
+            es = self.mem.layout.sizeof(lv.type)
+            if type(i) is not int or b.off is None or es is None:
+                return Ptr(b.obj, None)
+            return Ptr(b.obj, b.off + i * es)
+        return None
+
+    # ---- reads -----------------------------------------------------------------------
+    def load(self, addr: Ptr | int | None, t: CType) -> Any:
+        if not isinstance(addr, Ptr) or not isinstance(t, IntType | PointerType):
+            return None
+        size = self.mem.layout.sizeof(t)
+        if size is None:
+            return None
+        if addr.off is None:
+            return self._load_any(addr.obj, t, size)
+        return self.read(addr.obj, addr.off, t, size)
+
+    def read(self, obj: str, off: int, t: CType, size: int) -> Any:
+        if obj.startswith(STRING):
+            data = _string_bytes(obj[len(STRING):])
+            if off < 0 or off + size > len(data) or not isinstance(t, IntType):
+                return None
+            return t.wrap(int.from_bytes(bytes(data[off:off + size]), "little"))
+        if is_summary(obj):
+            return None
+        osize = self.object_size(obj)
+        if osize is None or off < 0 or off + size > osize:
+            return None
+        h = self.m.get(heap_key(obj))
+        if isinstance(h, Heap) and h.freed:
+            return None
+        v = self.m.get(cell(obj, off, size))
+        if v is not None:
+            if isinstance(t, IntType):
+                return t.wrap(v) if type(v) is int else None
+            return v
+        z = self.m.get(zero_key(obj))
+        if isinstance(z, Zero) and not any(o < off + size and off < o + s for o, s in z.written):
+            return 0
+        if size > 1 and isinstance(t, IntType):
+            byte = self.mem.program.data_model.uchar
+            parts = []
+            for i in range(size):
+                b = self.read(obj, off + i, byte, 1)
+                if b is None:
+                    return None
+                parts.append(b)
+            return t.wrap(int.from_bytes(bytes(parts), "little"))
+        return None
+
+    def _load_any(self, obj: str, t: CType, size: int) -> Any:
+        """A read at an unknown offset: known only if every candidate cell agrees."""
+        osize = self.object_size(obj)
+        if osize is None or is_summary(obj) or osize // size > MAX_ENUMERATED:
+            return None
+        seen: Any = _MISSING
+        for off in range(0, osize - size + 1, size):
+            v = self.read(obj, off, t, size)
+            if v is None or (seen is not _MISSING and v != seen):
+                return None
+            seen = v
+        return None if seen is _MISSING else seen
+
+    # ---- writes ----------------------------------------------------------------------
+    def store(self, addr: Ptr | int | None, t: CType, value: Any) -> None:
+        size = self.mem.layout.sizeof(t)
+        if not isinstance(addr, Ptr) or size is None:
+            self.forget_all()  # through an unknown or NULL pointer: undefined, or anywhere
+            return
+        if addr.off is None or is_summary(addr.obj):
+            self.forget_object(addr.obj)
+            return
+        self.write(addr.obj, addr.off, size, value)
+
+    def write(self, obj: str, off: int, size: int, value: Any) -> None:
+        osize = self.object_size(obj)
+        h = self.m.get(heap_key(obj))
+        if (osize is None or off < 0 or off + size > osize or obj.startswith((STRING, FUNCTION))
+                or (isinstance(h, Heap) and h.freed)):
+            self.forget_all()  # out of bounds, read-only or freed: undefined behaviour
+            return
+        key = cell(obj, off, size)
+        m = self.m
+        if key not in m:
+            prefix = obj + "["
+            clash = [k for k in m if k.startswith(prefix) and _overlaps(k, off, size)]
+            if clash:
+                m = self._own()
+                for k in clash:
+                    del m[k]
+        z = self.m.get(zero_key(obj))
+        if isinstance(z, Zero) and (off, size) not in z.written:
+            self._own()[zero_key(obj)] = Zero(z.written | {(off, size)})
+        self.set_plain(key, value)
+
+    def forget_object(self, obj: str, meta: bool = False) -> None:
+        prefix = obj + "["
+        keep = None if meta else heap_key(obj)
+        doomed = [k for k in self.m if k.startswith(prefix) and k != keep]
+        if doomed:
+            m = self._own()
+            for k in doomed:
+                del m[k]
+
+    def forget_all(self, heap_only: bool = False) -> None:
+        doomed = [k for k in self.m if k.endswith("]") and not k.endswith("[#]")
+                  and (not heap_only or k.startswith(HEAP))]
+        if doomed:
+            m = self._own()
+            for k in doomed:
+                del m[k]
+
+    def declare(self, obj: str, zero: bool, size: Any = _MISSING) -> None:
+        """A fresh instance of a variable's object: unknown contents, or all zero. ``size``: a
+        variable-length array's size in bytes (None if unknown)."""
+        self.forget_object(obj)
+        if zero:
+            self._own()[zero_key(obj)] = Zero()
+        if size is not _MISSING:
+            self._own()[heap_key(obj)] = Heap(size if type(size) is int and size >= 0 else None)
+
+    # ---- block operations (the modelled C library) --------------------------------------
+    def cells_in(self, obj: str, lo: int, hi: int) -> list[tuple[int, int, Any]]:
+        out = []
+        prefix = obj + "["
+        for k, v in self.m.items():
+            if k.startswith(prefix):
+                s = split_key(k)
+                if s is not None and s[0] == obj and lo <= s[1] and s[1] + s[2] <= hi:
+                    out.append((s[1], s[2], v))
+        return out
+
+    def fill(self, dst: Ptr | int | None, byte: Any, n: Any) -> None:
+        """memset(dst, byte, n)."""
+        if not isinstance(dst, Ptr) or type(n) is not int:
+            if isinstance(dst, Ptr) and not is_summary(dst.obj) and dst.off is not None:
+                self.forget_object(dst.obj)
+            else:
+                self.forget_all()
+            return
+        if n == 0:
+            return
+        osize = self.object_size(dst.obj)
+        if dst.off is None or osize is None or dst.off < 0 or dst.off + n > osize or is_summary(dst.obj):
+            if dst.off is not None and osize is not None and not is_summary(dst.obj) and dst.off + n <= osize:
+                self.forget_object(dst.obj)
+            else:
+                self.forget_all()
+            return
+        if byte == 0 and dst.off == 0 and n == osize:
+            self.declare(dst.obj, zero=True)
+            return
+        if n > MAX_ENUMERATED:
+            self.forget_object(dst.obj)
+            return
+        for i in range(n):
+            self.write(dst.obj, dst.off + i, 1, None if type(byte) is not int else byte & 0xFF)
+
+    def copy(self, dst: Ptr | int | None, src: Ptr | int | None, n: Any) -> None:
+        """memcpy / memmove / struct assignment: ``n`` bytes from ``src`` to ``dst``."""
+        if not isinstance(dst, Ptr) or not isinstance(src, Ptr) or type(n) is not int or dst.off is None \
+                or is_summary(dst.obj):
+            if isinstance(dst, Ptr) and dst.off is not None and not is_summary(dst.obj) and type(n) is int:
+                self.forget_object(dst.obj)
+            elif isinstance(dst, Ptr) and not is_summary(dst.obj) and dst.off is None:
+                self.forget_object(dst.obj)
+            else:
+                self.forget_all()
+            return
+        if n == 0:
+            return
+        dsize = self.object_size(dst.obj)
+        if dsize is None or dst.off < 0 or dst.off + n > dsize:
+            self.forget_all()
+            return
+        ssize = self.object_size(src.obj)
+        if src.off is None or ssize is None or src.off < 0 or src.off + n > ssize or is_summary(src.obj):
+            self.forget_object(dst.obj)  # the bytes copied are unknown (or the read is undefined)
+            return
+        # Read the source's cells first (the ranges may overlap: memmove).
+        z: Any = None
+        if src.obj.startswith(STRING):
+            data = _string_bytes(src.obj[len(STRING):])[src.off:src.off + n]
+            cells = [(src.off + i, 1, b) for i, b in enumerate(data)]
+            zero_gaps = False
+        else:
+            cells = self.cells_in(src.obj, src.off, src.off + n)
+            z = self.m.get(zero_key(src.obj))
+            zero_gaps = isinstance(z, Zero)
+        if zero_gaps:
+            assert isinstance(z, Zero)
+            covered = bytearray(n)
+            for o, s, _ in cells:
+                for b in range(o - src.off, o - src.off + s):
+                    covered[b] = 1
+            written = {o - src.off + i for o, s in z.written for i in range(s)
+                       if 0 <= o - src.off + i < n}
+            gaps = [i for i in range(n) if not covered[i] and i not in written]
+        else:
+            gaps = []
+        if dst.off == 0 and n == dsize and zero_gaps and not cells and not z.written:
+            self.declare(dst.obj, zero=True)
+            return
+        if n > MAX_ENUMERATED and (gaps or dst.off != 0 or n != dsize):
+            self.forget_object(dst.obj)
+            return
+        # Clear the destination range, then write what is known.
+        for k in [k for k in self.m if k.startswith(dst.obj + "[") and _overlaps(k, dst.off, n)]:
+            del self._own()[k]
+        z = self.m.get(zero_key(dst.obj))
+        if isinstance(z, Zero):
+            self._own()[zero_key(dst.obj)] = Zero(z.written | {(dst.off, n)})
+        for o, s, v in cells:
+            self.write(dst.obj, dst.off + (o - src.off), s, v)
+        for i in gaps:
+            self.write(dst.obj, dst.off + i, 1, 0)
+
+    def c_string_length(self, p: Ptr | int | None) -> int | None:
+        if not isinstance(p, Ptr) or p.off is None:
+            return None
+        byte = self.mem.program.data_model.char
+        i = 0
+        while i <= MAX_ENUMERATED:
+            c = self.read(p.obj, p.off + i, byte, 1)
+            if c is None:
+                return None
+            if c == 0:
+                return i
+            i += 1
+        return None
+
+    def c_string_compare(self, a: Any, b: Any, limit: int | None) -> int | None:
+        if not isinstance(a, Ptr) or not isinstance(b, Ptr) or a.off is None or b.off is None:
+            return None
+        byte = self.mem.program.data_model.uchar
+        i = 0
+        while limit is None or i < limit:
+            if i > MAX_ENUMERATED:
+                return None
+            x = self.read(a.obj, a.off + i, byte, 1)
+            y = self.read(b.obj, b.off + i, byte, 1)
+            if x is None or y is None:
+                return None
+            if x != y:
+                return -1 if x < y else 1
+            if x == 0:
+                return 0
+            i += 1
+        return 0
+
+    # ---- the heap ----------------------------------------------------------------------
+    def allocate(self, site: str, size: Any, zero: bool) -> Ptr:
+        count = self.m.get(COUNTER + site, 0)
+        if count == -1 or count >= MAX_INSTANCES:
+            obj = f"{HEAP}{site}.?"
+            self.set_plain(COUNTER + site, -1)
+        else:
+            obj = f"{HEAP}{site}.{count}"
+            self.set_plain(COUNTER + site, count + 1)
+        self.forget_object(obj, meta=True)
+        self._own()[heap_key(obj)] = Heap(size if type(size) is int else None)
+        if zero and not is_summary(obj):
+            self._own()[zero_key(obj)] = Zero()
+        return Ptr(obj, 0)
+
+    def release(self, p: Any) -> None:
+        if p == 0:
+            return
+        if not isinstance(p, Ptr) or not p.obj.startswith(HEAP) or p.off != 0 or is_summary(p.obj):
+            if isinstance(p, Ptr) and is_summary(p.obj):
+                self.forget_object(p.obj)
+            else:
+                self.forget_all(heap_only=not isinstance(p, Ptr))
+            return
+        h = self.m.get(heap_key(p.obj))
+        self.forget_object(p.obj)
+        if isinstance(h, Heap):
+            self._own()[heap_key(p.obj)] = Heap(h.size, True)
+
+
+def _overlaps(key: str, off: int, size: int) -> bool:
+    s = split_key(key)
+    if s is None:
+        return False
+    return s[1] < off + size and off < s[1] + s[2]
+
+
+@lru_cache(maxsize=1024)
+def _string_bytes(text: str) -> tuple[int, ...]:
+    from ...cfa.translate.common import parse_string
+
+    return tuple(b & 0xFF for b in parse_string(text))
+
+
+def evaluate_memory(e: Expr, view: View, evaluate: Callable[[Expr], Any]) -> Any:
+    """The value of an expression the integer evaluator does not handle: memory reads,
+    addresses, pointer arithmetic and comparison, casts from and to pointers."""
+    mem = view.mem
+    if isinstance(e, Var):
+        if e.name in mem.objects:
+            if isinstance(e.type, IntType | PointerType):
+                return view.load(Ptr(view.name(e.name), 0), e.type)
+            return None
+        return view.get(view.name(e.name)) if isinstance(e.type, PointerType) else None
+    if isinstance(e, Deref | Index | Member):
+        return view.load(view.address(e, evaluate), e.type)
+    if isinstance(e, AddrOf):
+        a = view.address(e.arg, evaluate)
+        return a if isinstance(a, Ptr) else None
+    if isinstance(e, FuncRef):
+        return Ptr(FUNCTION + e.name, 0)
+    if isinstance(e, StrLit):
+        return Ptr(STRING + e.text, 0)
+    if isinstance(e, Cast):
+        v = evaluate(e.arg)
+        if v is None:
+            return None
+        if isinstance(e.type, PointerType):
+            return v
+        if isinstance(e.type, IntType):
+            if isinstance(v, Ptr):
+                return 1 if e.type.is_bool else None
+            return eval_cast(v, e.type)
+        return None
+    if isinstance(e, Unary):
+        v = evaluate(e.arg)
+        if e.op == "!" and v is not None:
+            return 0 if isinstance(v, Ptr) else int(v == 0)
+        return None
+    if isinstance(e, Binary):
+        return _pointer_binary(e, view, evaluate)
+    if isinstance(e, Valid):
+        return _valid(e, view, evaluate)
+    return None
+
+
+def _tracked(view: View) -> int | None:
+    """Whether every live heap object is reachable from a global (None: the state cannot tell)."""
+    mem = view.mem
+    live = {object_of(k) for k, v in view.m.items() if k.endswith("[#]") and isinstance(v, Heap)
+            and not v.freed and k.startswith(HEAP)}
+    if not live:
+        return 1
+    reached: set[str] = set()
+    todo: list[str] = []
+    for name, info in mem.vars.items():
+        if not info.is_global:
+            continue
+        if name in mem.objects:
+            if _may_hold_pointers(info.type):
+                todo.append(name)
+        elif isinstance(info.type, PointerType):
+            v = view.m.get(name)
+            if v is None:
+                return None  # an unknown global pointer may point anywhere
+            if isinstance(v, Ptr):
+                todo.append(v.obj)
+    while todo:
+        obj = todo.pop()
+        if obj in reached:
+            continue
+        reached.add(obj)
+        for k, v in view.m.items():
+            if isinstance(v, Ptr) and object_of(k) == obj:
+                todo.append(v.obj)
+    # Every live object reached through known pointers: tracked. Otherwise the state cannot
+    # tell (an unknown pointer may still reach it); the path check decides a leak exactly.
+    return 1 if live <= reached else None
+
+
+def _may_hold_pointers(t: CType) -> bool:
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, ArrayType):
+        return _may_hold_pointers(t.elem)
+    return isinstance(t, StructType)
+
+
+def _valid(e: Valid, view: View, evaluate: Callable[[Expr], Any]) -> int | None:
+    """Whether an access (or a free) is defined, if the state decides it."""
+    if e.kind == "memtrack":
+        return _tracked(view)
+    p = evaluate(e.ptr)
+    if p is None:
+        return None
+    if not isinstance(p, Ptr):
+        if e.kind == "free":
+            return 1 if p == 0 else 0
+        return 0 if p == 0 else None  # an integer address: only NULL is known to be invalid
+    if is_summary(p.obj):
+        return None
+    h = view.get(heap_key(p.obj))
+    freed = isinstance(h, Heap) and h.freed
+    if e.kind == "free":
+        if not p.obj.startswith(HEAP):
+            return 0
+        if p.off is None:
+            return None
+        return int(p.off == 0 and not freed)
+    if freed or p.obj.startswith(FUNCTION):
+        return 0
+    n = evaluate(e.size)
+    size = view.object_size(p.obj)
+    if p.off is None or type(n) is not int or size is None:
+        return None
+    return int(0 <= p.off and p.off + n <= size)
+
+
+def _pointer_binary(e: Binary, view: View, evaluate: Callable[[Expr], Any]) -> Any:
+    a = evaluate(e.left)
+    b = evaluate(e.right)
+    lt = e.left.type
+    if e.op in ("+", "-") and isinstance(lt, PointerType) and isinstance(e.right.type, IntType):
+        es = view.mem.layout.elem_size(lt.target)
+        if a is None or es is None:
+            return None
+        if isinstance(a, Ptr):
+            if a.off is None or type(b) is not int:
+                return Ptr(a.obj, None)
+            return Ptr(a.obj, a.off + (b if e.op == "+" else -b) * es)
+        if type(b) is not int:
+            return None
+        return (a + (b if e.op == "+" else -b) * es) % (1 << view.mem.ptr_bits)
+    if e.op == "-" and isinstance(lt, PointerType) and isinstance(e.right.type, PointerType):
+        es = view.mem.layout.elem_size(lt.target)
+        if isinstance(a, Ptr) and isinstance(b, Ptr) and a.obj == b.obj and a.off is not None \
+                and b.off is not None and es:
+            diff = a.off - b.off
+            return diff // es if diff % es == 0 else None
+        return None
+    if e.op in ("==", "!=", "<", ">", "<=", ">="):
+        if a is None or b is None:
+            return None
+        if type(a) is int and type(b) is int:
+            if isinstance(lt, IntType):
+                return None  # not a pointer comparison: the integer evaluator's job
+            from ...cfa.semantics import eval_binary
+            unsigned = IntType("uintptr", view.mem.ptr_bits, False, 4)
+            return eval_binary(e.op, a, b, unsigned, e.type)
+        if isinstance(a, Ptr) and isinstance(b, Ptr):
+            if a.obj == b.obj:
+                if is_summary(a.obj) or a.off is None or b.off is None:
+                    return None
+                return int({"==": a.off == b.off, "!=": a.off != b.off, "<": a.off < b.off,
+                            ">": a.off > b.off, "<=": a.off <= b.off, ">=": a.off >= b.off}[e.op])
+            if e.op in ("==", "!="):
+                return int(e.op == "!=")  # distinct objects never share an address
+            return None
+        other = b if isinstance(a, Ptr) else a
+        if other == 0 and e.op in ("==", "!="):
+            return int(e.op == "!=")  # an object's address is never NULL
+        return None
+    return None
+
+
+def is_pointer_like(t: CType) -> bool:
+    return isinstance(t, PointerType | ArrayType | FunctionType) or isinstance(t, VoidType)
+
+
+
+# ---- edge semantics shared by the value CPA and its refiner's path semantics ---------------
+
+
+def assign(view: View, lhs: Expr, rhs: Expr, evaluate: Callable[[Expr], Any]) -> None:
+    """``lhs = rhs`` (a struct assignment copies the bytes)."""
+    from ...cfa.ir import Nondet, is_lvalue
+
+    if isinstance(lhs.type, StructType):
+        size = view.mem.layout.sizeof(lhs.type)
+        src = view.address(rhs, evaluate) if is_lvalue(rhs) else None
+        view.copy(view.address(lhs, evaluate), src, size)
+        return
+    assign_value(view, lhs, None if isinstance(rhs, Nondet) else evaluate(rhs), evaluate)
+
+
+def assign_value(view: View, lhs: Expr, value: Any, evaluate: Callable[[Expr], Any]) -> None:
+    if isinstance(lhs, Var) and lhs.name not in view.mem.objects:
+        view.set_plain(view.name(lhs.name), value if isinstance(lhs.type, IntType | PointerType) else None)
+        return
+    if isinstance(lhs.type, StructType):
+        view.copy(view.address(lhs, evaluate), None, view.mem.layout.sizeof(lhs.type))
+        return
+    view.store(view.address(lhs, evaluate), lhs.type, value)
+
+
+def declare(view: View, var: Var, init: Expr | None, evaluate: Callable[[Expr], Any],
+            length: Expr | None = None) -> None:
+    """A declaration: a fresh instance of the variable, zero-filled or initialised by ``init``
+    (``length``: a variable-length array's element count)."""
+    from ...cfa.ir import Nondet
+
+    if length is not None:
+        assert isinstance(var.type, ArrayType)
+        n, es = evaluate(length), view.mem.layout.sizeof(var.type.elem)
+        view.declare(view.name(var.name), False, n * es if type(n) is int and es is not None else None)
+        return
+    if var.name not in view.mem.objects:
+        value = None if init is None or isinstance(init, Nondet) else evaluate(init)
+        view.set_plain(view.name(var.name), value if isinstance(var.type, IntType | PointerType) else None)
+        return
+    obj = view.name(var.name)
+    aggregate = isinstance(var.type, ArrayType | StructType)
+    zero = aggregate and isinstance(init, Const) and init.value == 0
+    value = None if init is None or isinstance(init, Nondet) or aggregate else evaluate(init)
+    view.declare(obj, zero)
+    if not aggregate and value is not None:
+        view.store(Ptr(obj, 0), var.type, value)
+
+
+def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], globals_: frozenset[str]) -> None:
+    """A call of a function without a body: the C library's memory and string functions are
+    modelled; any other function may write every object its pointer arguments reach (and the
+    globals, unless it is a known library function)."""
+    name = edge.callee.removeprefix("__builtin_")
+    args = [evaluate(a) for a in edge.args]
+    result: Any = None
+    kind = ALLOCATORS.get(name)
+    site = edge.pred.key
+    if kind == "malloc" and args:
+        result = view.allocate(site, args[0], zero=False)
+    elif kind == "calloc" and len(args) >= 2:
+        n = args[0] * args[1] if type(args[0]) is int and type(args[1]) is int else None
+        result = view.allocate(site, n, zero=True)
+    elif kind == "realloc" and len(args) >= 2:
+        old = args[0]
+        old_size = view.object_size(old.obj) if isinstance(old, Ptr) else 0 if old == 0 else None
+        result = view.allocate(site, args[1], zero=False)
+        if old != 0:
+            n = min(old_size, args[1]) if type(old_size) is int and type(args[1]) is int else None
+            if isinstance(old, Ptr) and old.off == 0 and n is not None:
+                view.copy(result, old, n)
+            else:
+                view.forget_object(result.obj)
+            view.release(old)
+    elif name == "free" and args:
+        view.release(args[0])
+    elif name == "memset" and len(args) >= 3:
+        view.fill(args[0], args[1], args[2])
+        result = args[0]
+    elif name in ("memcpy", "memmove") and len(args) >= 3:
+        view.copy(args[0], args[1], args[2])
+        result = args[0]
+    elif name == "strlen" and args:
+        result = view.c_string_length(args[0])
+    elif name == "strcmp" and len(args) >= 2:
+        result = view.c_string_compare(args[0], args[1], None)
+    elif name == "strncmp" and len(args) >= 3:
+        result = view.c_string_compare(args[0], args[1], args[2]) if type(args[2]) is int else None
+    elif name in ("strcpy", "strncpy") and len(args) >= 2:
+        length = view.c_string_length(args[1])
+        if name == "strcpy":
+            view.copy(args[0], args[1], None if length is None else length + 1)
+        else:
+            limit = args[2] if len(args) >= 3 else None
+            if length is None or type(limit) is not int:
+                view.copy(args[0], args[1], None)
+            else:
+                n = min(length + 1, limit)
+                view.copy(args[0], args[1], n)
+                if n < limit and isinstance(args[0], Ptr) and args[0].off is not None:
+                    view.fill(Ptr(args[0].obj, args[0].off + n), 0, limit - n)
+        result = args[0]
+    else:
+        if edge.writes_globals:
+            for g in [k for k in view.m if k in globals_]:
+                view.set_plain(g, None)
+        if edge.writes_globals or any(not isinstance(a.type, IntType) for a in edge.args):
+            view.forget_all()
+    if edge.lhs is not None:
+        assign_value(view, edge.lhs, result, evaluate)
+
+
+def value_to_json(v: Any) -> Any:
+    if type(v) is int:
+        return v
+    if isinstance(v, Ptr):
+        return {"ptr": [v.obj, v.off]}
+    if isinstance(v, Zero):
+        return {"zero": sorted([o, s] for o, s in v.written)}
+    if isinstance(v, Heap):
+        return {"heap": [v.size, v.freed]}
+    raise TypeError(f"not a value: {v!r}")
+
+
+def value_from_json(d: Any) -> Any:
+    if isinstance(d, int):
+        return d
+    if "ptr" in d:
+        return Ptr(str(d["ptr"][0]), d["ptr"][1])
+    if "zero" in d:
+        return Zero(frozenset((int(o), int(s)) for o, s in d["zero"]))
+    if "heap" in d:
+        return Heap(d["heap"][0], bool(d["heap"][1]))
+    raise ValueError(f"not a value: {d!r}")
