@@ -8,7 +8,7 @@ Compiling the program together with the harness and running it reaches the error
 from __future__ import annotations
 
 from ..cfa.cfa import Program
-from ..cfa.ctype import IntType
+from ..cfa.ctype import IntType, PointerType
 from .result import Violation
 
 _C_TYPES = {
@@ -36,7 +36,7 @@ def write_harness(program: Program, violation: Violation, source_name: str) -> s
     ret_types: dict[str, str] = {}
     for inp in violation.inputs:
         if inp.source.startswith("input "):
-            continue
+            continue  # the entry's arguments (see _entry_call)
         fn = inp.source[len("extern "):] if inp.source.startswith("extern ") else inp.source
         ctype = _C_TYPES.get(inp.type, "int")
         ret_types.setdefault(fn, ctype)
@@ -90,16 +90,30 @@ def _entry_call(program: Program, violation: Violation) -> list[str]:
     of the counterexample (an argument the path never reads is 0)."""
     fn = program.functions[program.entry]
     given = {inp.source[len("input "):]: inp.value for inp in violation.inputs if inp.source.startswith("input ")}
-    args, decls = [], []
+    sizes = {inp.source[len("input "):]: int(inp.type[len("bytes["):-1]) for inp in violation.inputs
+             if inp.source.startswith("input *")}
+    args, decls, objects = [], [], []
     for p in fn.params:
         name = p.split("::", 1)[1]
         t = program.vars[p].type
+        if isinstance(t, PointerType):
+            # The object the parameter points to, byte for byte as in the counterexample.
+            decls.append(f"void *{name}")
+            key = f"*{name}"
+            if key in sizes:
+                data = given[key].to_bytes(sizes[key], "little")
+                objects.append(f"static unsigned char __cbam_object_{name}[{sizes[key]}] "
+                               f"__attribute__((aligned(16))) = {{{', '.join(str(b) for b in data)}}};")
+                args.append(f"(void *)__cbam_object_{name}")
+            else:
+                args.append("(void *)0")
+            continue
         ctype = _C_TYPES.get(t.name, "int") if isinstance(t, IntType) else "int"
         decls.append(f"{ctype} {name}")
         args.append(_literal(given.get(name, 0), ctype))
     ret = fn.return_type
     rtype = _C_TYPES.get(ret.name, "int") if isinstance(ret, IntType) else "void"
-    return [f"{rtype} {program.entry}({', '.join(decls) or 'void'});",
+    return [*objects, f"{rtype} {program.entry}({', '.join(decls) or 'void'});",
             f"int main(void) {{ {program.entry}({', '.join(args)}); return 0; }}", ""]
 
 

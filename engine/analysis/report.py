@@ -157,6 +157,10 @@ def _attach_refs(steps: list[PathStepReport], path: ErrorPath) -> None:
 def describe_inputs(inputs, shown: int = 6) -> str:
     """The values that break the check, as a person would write them."""
     def one(inp) -> str:
+        if inp.source.startswith("input *"):
+            size = int(str(inp.type)[len("bytes["):-1])
+            data = inp.value.to_bytes(size, "little")
+            return f"{inp.source[6:]} = {{{', '.join(str(b) for b in data[:8])}{', ...' if size > 8 else ''}}}"
         if inp.source.startswith("input "):
             return f"{inp.source[6:]} = {inp.value}"
         if inp.source.startswith("extern "):

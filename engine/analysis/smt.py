@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ..cfa.builder import ENTRY_OBJECT
 from ..cfa.cfa import Program
-from ..cfa.ctype import CType, IntType, PointerType
+from ..cfa.ctype import ArrayType, CType, FunctionType, IntType, PointerType, StructType
 from ..cfa.ir import (
     AbortEdge,
+    AddrOf,
     AssignEdge,
     AssumeEdge,
     Binary,
@@ -28,14 +30,23 @@ from ..cfa.ir import (
     Cast,
     Const,
     DeclEdge,
+    Deref,
     Expr,
     ExternalCallEdge,
+    FuncRef,
+    Index,
+    Member,
     Nondet,
     ReturnEdge,
+    StrLit,
     Unary,
+    Valid,
     Var,
 )
+from ..cfa.translate.common import parse_string
 from .path import ErrorPath
+from .pathmemory import MemoryState, MemoryUnsupported
+from .value.memory import ALLOCATORS, memory_variables
 
 _run = threading.local()
 
@@ -110,6 +121,7 @@ class Encoding:
     # per step: the arguments passed (call steps)
     args: dict[int, list[tuple[str, z3.ExprRef, CType]]] = field(default_factory=dict)
     overflow_checks: list[tuple[z3.BoolRef, int]] = field(default_factory=list)
+    uses_memory: bool = False
 
 
 def _bits(t: CType, program: Program) -> int:
@@ -128,6 +140,8 @@ class PathEncoder:
         self.counter = 0
         self.enc = Encoding()
         self.frame = 0
+        self.mem = MemoryState(program)
+        self.objects = memory_variables(program)
 
     def inst(self, name: str, frame: int) -> str:
         info = self.vars.get(name)
@@ -159,13 +173,35 @@ class PathEncoder:
         if isinstance(e, Const):
             return z3.BitVecVal(e.value % (1 << _bits(e.type, self.program)), _bits(e.type, self.program))
         if isinstance(e, Var):
-            if not isinstance(e.type, IntType):
-                raise EncodingUnsupported("pointer values")
+            if e.name in self.objects:
+                return self.mem.load(self.address(e, frame, step), e.type, step)
+            if not isinstance(e.type, IntType | PointerType):
+                raise EncodingUnsupported(f"values of type {e.type}")
             return self.read(e.name, e.type, frame)
         if isinstance(e, Cast):
-            if not isinstance(e.type, IntType) or not isinstance(e.arg.type, IntType):
-                raise EncodingUnsupported("pointer casts")
-            return self.cast(self.expr(e.arg, frame, step), e.arg.type, e.type)
+            src, dst = self.scalar(e.arg.type), self.scalar(e.type)
+            return self.cast(self.expr(e.arg, frame, step), src, dst)
+        if isinstance(e, Deref | Index | Member):
+            return self.mem.load(self.address(e, frame, step), e.type, step)
+        if isinstance(e, AddrOf):
+            return self.address(e.arg, frame, step)
+        if isinstance(e, FuncRef):
+            return self.mem.function(e.name)
+        if isinstance(e, StrLit):
+            return self.mem.string(e.text, parse_string(e.text))
+        if isinstance(e, Valid):
+            if e.kind == "memtrack":
+                pointers = [self.read(n, info.type, 0) for n, info in self.vars.items()
+                            if info.is_global and n not in self.objects and isinstance(info.type, PointerType)]
+                return z3.If(self.mem.tracked(pointers), z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
+            p = self.expr(e.ptr, frame, step)
+            if e.kind == "free":
+                ok = self.mem.freeable(p)
+            else:
+                n = bv_cast(self.expr(e.size, frame, step), self.scalar(e.size.type),
+                            IntType("uintptr", self.mem.bits, False, 4))
+                ok = self.mem.valid(p, n)
+            return z3.If(ok, z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
         if isinstance(e, Unary):
             a = self.expr(e.arg, frame, step)
             if e.op == "-":
@@ -177,7 +213,7 @@ class PathEncoder:
             raise EncodingUnsupported(f"operator {e.op}")
         if isinstance(e, Binary):
             if not isinstance(e.left.type, IntType) or not isinstance(e.right.type, IntType):
-                raise EncodingUnsupported("pointer arithmetic")
+                return self.pointer_binary(e, frame, step)
             a = self.expr(e.left, frame, step)
             b = self.expr(e.right, frame, step)
             signed = e.left.type.signed
@@ -223,20 +259,116 @@ class PathEncoder:
             if op == "^":
                 return a ^ b
             raise EncodingUnsupported(f"operator {op}")
-        raise EncodingUnsupported(f"{type(e).__name__.lower()} expressions (memory is not encoded yet)")
+        raise EncodingUnsupported(f"{type(e).__name__.lower()} expressions")
 
     def cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
         return bv_cast(v, src, dst)
+
+    # ---- memory -----------------------------------------------------------------------
+    def entry_objects(self, step: int) -> None:
+        """The contents of the objects the entry's pointer parameters point to, as inputs (the
+        harness builds them from these bytes)."""
+        for key, oid in list(self.mem.names.items()):
+            name = key.rsplit("@", 1)[0]
+            if ENTRY_OBJECT not in name:
+                continue
+            size = z3.simplify(self.mem.sizes[oid]).as_long()
+            base = self.mem.base(oid)
+            data = [z3.Select(self.mem.mem, base + k) for k in range(size)]
+            term = data[0] if size == 1 else z3.Concat(*reversed(data))
+            param = name.split(ENTRY_OBJECT, 1)[1]
+            self.enc.inputs.append(InputValue(f"input *{param}", IntType(f"bytes[{size}]", 8 * size, False, 9),
+                                              step, term))
+
+    def scalar(self, t: CType) -> IntType:
+        """An integer or pointer type as the integer type of its bits (pointers are unsigned)."""
+        if isinstance(t, IntType):
+            return t
+        if isinstance(t, PointerType):
+            return IntType("uintptr", t.bits, False, 4)
+        if isinstance(t, FunctionType):  # a function designator: its address
+            return IntType("uintptr", self.mem.bits, False, 4)
+        raise EncodingUnsupported(f"values of type {t}")
+
+    def address(self, lv: Expr, frame: int, step: int) -> z3.ExprRef:
+        layout = self.mem.layout
+        if isinstance(lv, Var):
+            if lv.name not in self.objects:
+                raise EncodingUnsupported(f"the address of {lv}")
+            return self.mem.object(self.inst(lv.name, frame), lv.type)
+        if isinstance(lv, Deref):
+            return self.expr(lv.ptr, frame, step)
+        if isinstance(lv, Member):
+            f = layout.offset(lv.base.type, lv.field)
+            if f is None:
+                raise EncodingUnsupported(f"member {lv.field} of {lv.base.type}")
+            return self.address(lv.base, frame, step) + f[0]
+        if isinstance(lv, Index):
+            es = layout.sizeof(lv.type)
+            if es is None:
+                raise EncodingUnsupported(f"arrays of {lv.type}")
+            return self.address(lv.base, frame, step) + self.scaled(lv.index, es, frame, step)
+        raise EncodingUnsupported(f"the address of {type(lv).__name__.lower()} expressions")
+
+    def scaled(self, index: Expr, size: int, frame: int, step: int) -> z3.ExprRef:
+        it = self.scalar(index.type)
+        i = extend(self.expr(index, frame, step), it, self.mem.bits) if it.bits <= self.mem.bits else \
+            z3.Extract(self.mem.bits - 1, 0, self.expr(index, frame, step))
+        return i * size if size != 1 else i
+
+    def pointer_binary(self, e: Binary, frame: int, step: int) -> z3.ExprRef:
+        lt, rt = e.left.type, e.right.type
+        one, zero = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32)
+        if e.op in ("+", "-") and isinstance(lt, PointerType) and isinstance(rt, IntType):
+            es = self.mem.layout.elem_size(lt.target)
+            if es is None:
+                raise EncodingUnsupported(f"arithmetic on pointers to {lt.target}")
+            p = self.expr(e.left, frame, step)
+            k = self.scaled(e.right, es, frame, step)
+            return p + k if e.op == "+" else p - k
+        if e.op == "-" and isinstance(lt, PointerType) and isinstance(rt, PointerType):
+            es = self.mem.layout.elem_size(lt.target) or 1
+            d = self.expr(e.left, frame, step) - self.expr(e.right, frame, step)
+            d = d / es if es != 1 else d
+            return bv_cast(d, self.scalar(lt), self.scalar(e.type)) if isinstance(e.type, IntType) else d
+        if e.op in ("==", "!=", "<", ">", "<=", ">="):
+            a, b = self.expr(e.left, frame, step), self.expr(e.right, frame, step)
+            c = {"==": a == b, "!=": a != b, "<": z3.ULT(a, b), ">": z3.UGT(a, b),
+                 "<=": z3.ULE(a, b), ">=": z3.UGE(a, b)}[e.op]
+            return z3.If(c, one, zero)
+        raise EncodingUnsupported(f"operator {e.op} on pointers")
+
+    def store_to(self, lhs: Expr, value: z3.ExprRef, frame: int, step: int) -> None:
+        self.mem.store(self.address(lhs, frame, step), lhs.type, value, step)
+        self.enc.writes[step].append((str(lhs), value, lhs.type))
+
+    def copy_object(self, dst: z3.ExprRef, src: z3.ExprRef, t: CType, step: int) -> None:
+        size = self.mem.layout.sizeof(t)
+        if size is None:
+            raise EncodingUnsupported(f"copies of {t}")
+        self.mem.check(dst, size, step)
+        self.mem.check(src, size, step)
+        self.mem.copy(dst, src, size)
+
+    def assign_expr(self, lhs: Expr, rhs: Expr, frame: int, step: int) -> None:
+        """``lhs = rhs`` for any lvalue: a variable, memory, or a whole struct."""
+        if isinstance(lhs.type, StructType):
+            self.copy_object(self.address(lhs, frame, step), self.address(rhs, frame, step), lhs.type, step)
+            return
+        value = self.rhs(rhs, lhs.type, frame, step)
+        self.assign(lhs, value, frame, step)
 
     def truth(self, e: Expr, frame: int, step: int) -> z3.BoolRef:
         return self.expr(e, frame, step) != 0
 
     # ---- steps ----------------------------------------------------------------
     def assign(self, lhs: Expr, rhs_term: z3.ExprRef, frame: int, step: int) -> None:
-        if isinstance(lhs, Var) and isinstance(lhs.type, IntType):
+        if isinstance(lhs, Var) and lhs.name not in self.objects and isinstance(lhs.type, IntType | PointerType):
             self.write(lhs.name, lhs.type, rhs_term, frame, step)
             return
-        raise EncodingUnsupported("writes to memory (pointers, arrays, structs)", None)
+        if isinstance(lhs.type, StructType):
+            raise EncodingUnsupported("struct values from external functions")
+        self.store_to(lhs, rhs_term, frame, step)
 
     def encode(self, path: ErrorPath, poll: Callable[[], None] = lambda: None) -> Encoding:
         """``poll`` raises when the run's time is up (a path may have millions of steps)."""
@@ -252,15 +384,21 @@ class PathEncoder:
                 if st.kind == "call":
                     assert isinstance(e, CallEdge)
                     callee = program.functions[e.callee]
+                    if frame == 0 and e.callee == program.entry:
+                        self.entry_objects(i)
                     new_frame = frames[i + 1] if i + 1 < len(frames) else frame + 1
-                    vals = [self.expr(a, frame, i) if isinstance(a.type, IntType) else None for a in e.args]
+                    vals = [self.address(a, frame, i) if isinstance(a.type, StructType) else self.expr(a, frame, i)
+                            for a in e.args]
                     stack.append(frame)
                     passed = []
                     for p, v in zip(callee.params, vals):
                         pt = self.vars[p].type
-                        if v is None:
-                            if isinstance(pt, IntType):
-                                raise EncodingUnsupported("pointer arguments")
+                        if p in self.objects:
+                            dst = self.mem.object(self.inst(p, new_frame), pt)
+                            if isinstance(pt, StructType):
+                                self.copy_object(dst, v, pt, i)
+                            else:
+                                self.mem.store(dst, pt, v, i)
                             continue
                         self.write(p, pt, v, new_frame, i)
                         passed.append((p, self.cur[self.inst(p, new_frame)], pt))
@@ -294,17 +432,27 @@ class PathEncoder:
                     caller_frame = stack.pop()
                     if e.lhs is not None and callee.result_var is not None:
                         rt = self.vars[callee.result_var].type
+                        if isinstance(rt, StructType):
+                            self.copy_object(self.address(e.lhs, caller_frame, i),
+                                             self.mem.object(self.inst(callee.result_var, frame), rt), rt, i)
+                            continue
                         term = self.read(callee.result_var, rt, frame)
                         self.assign(e.lhs, term, caller_frame, i)
-                    elif callee.result_var is not None:
+                    elif callee.result_var is not None and callee.result_var not in self.objects:
                         rt = self.vars[callee.result_var].type
                         self.enc.writes[i].append((callee.result_var, self.read(callee.result_var, rt, frame), rt))
                     continue
                 self.op(e, frame, i)
+            except MemoryUnsupported as u:
+                raise EncodingUnsupported(str(u), e.range) from None
             except EncodingUnsupported as u:
                 if u.range is None:
                     u.range = e.range
                 raise
+        # An error path must be a defined execution: every access in bounds of a live object.
+        self.enc.constraints.extend(self.mem.constraints)
+        self.enc.constraints.extend(a.valid for a in self.mem.accesses)
+        self.enc.uses_memory = self.mem.used
         return self.enc
 
     def op(self, e, frame: int, i: int) -> None:
@@ -317,10 +465,24 @@ class PathEncoder:
         if isinstance(e, DeclEdge):
             var = e.var
             assert var is not None
-            if not isinstance(var.type, IntType):
-                if e.init is not None and not isinstance(e.init, Nondet):
-                    raise EncodingUnsupported("pointer or aggregate variables")
+            if e.length is not None:
+                assert isinstance(var.type, ArrayType)
+                n = self.scaled(e.length, self.mem.layout.sizeof(var.type.elem) or 1, frame, i)
+                self.mem.names[self.inst(var.name, frame)] = self.mem.create(n)
                 return
+            if var.name in self.objects:
+                base = self.mem.object(self.inst(var.name, frame), var.type)
+                if isinstance(var.type, ArrayType | StructType):
+                    if isinstance(e.init, Const):
+                        size = self.mem.layout.sizeof(var.type)
+                        assert size is not None
+                        self.mem.zero(base, size)
+                    return
+                if e.init is not None:
+                    self.mem.store(base, var.type, self.rhs(e.init, var.type, frame, i), i)
+                return
+            if not isinstance(var.type, IntType | PointerType):
+                raise EncodingUnsupported(f"variables of type {var.type}")
             if e.init is None:
                 self.cur[self.inst(var.name, frame)] = self.fresh(self.inst(var.name, frame), var.type)
                 return
@@ -328,37 +490,97 @@ class PathEncoder:
             self.write(var.name, var.type, term, frame, i)
             return
         if isinstance(e, AssignEdge):
-            lhs = e.lhs
-            if isinstance(lhs, Var) and not isinstance(lhs.type, IntType):
-                raise EncodingUnsupported("pointer variables")
-            if not isinstance(lhs, Var):
-                raise EncodingUnsupported("writes to memory (pointers, arrays, structs)")
-            self.assign(lhs, self.rhs(e.rhs, lhs.type, frame, i), frame, i)
+            assert e.lhs is not None and e.rhs is not None
+            self.assign_expr(e.lhs, e.rhs, frame, i)
             return
         if isinstance(e, ReturnEdge):
             if e.result_var is not None and e.value is not None:
-                if not isinstance(e.result_var.type, IntType):
-                    raise EncodingUnsupported("returning pointers")
-                self.write(e.result_var.name, e.result_var.type, self.expr(e.value, frame, i), frame, i)
+                self.assign_expr(e.result_var, e.value, frame, i)
             return
         if isinstance(e, ExternalCallEdge):
-            if any(not isinstance(a.type, IntType) for a in e.args) and any(
-                    v.addressed for v in self.vars.values()):
-                raise EncodingUnsupported(f"external function {e.callee} with pointer arguments")
-            if e.writes_globals:
-                for name, info in self.vars.items():
-                    if info.is_global and isinstance(info.type, IntType):
-                        self.cur[name] = self.fresh(name, info.type)
-            if e.lhs is not None:
-                if not isinstance(e.lhs, Var) or not isinstance(e.lhs.type, IntType):
-                    raise EncodingUnsupported(f"external function {e.callee} returning a pointer")
-                v = self.fresh(f"ext_{e.callee}", e.lhs.type)
-                self.enc.inputs.append(InputValue(f"extern {e.callee}", e.lhs.type, i, v, range=e.range))
-                self.write(e.lhs.name, e.lhs.type, v, frame, i)
+            self.external(e, frame, i)
             return
         raise EncodingUnsupported(f"edge {type(e).__name__}")
 
+    def external(self, e: ExternalCallEdge, frame: int, i: int) -> None:
+        name = e.callee.removeprefix("__builtin_")
+        mem = self.mem
+        size_t = self.program.data_model.size_t
+
+        def arg(k: int) -> z3.ExprRef:
+            return self.expr(e.args[k], frame, i)
+
+        def as_size(k: int) -> z3.ExprRef:
+            return bv_cast(arg(k), self.scalar(e.args[k].type), self.scalar(self.program.data_model.pointer(size_t)))
+
+        result: z3.ExprRef | None = None
+        kind = ALLOCATORS.get(name)
+        if kind == "malloc" and e.args:
+            result = mem.allocate(as_size(0), zero=False)
+        elif kind == "calloc" and len(e.args) >= 2:
+            result = mem.allocate(as_size(0) * as_size(1), zero=True)
+        elif kind == "realloc" and len(e.args) >= 2:
+            old, n = arg(0), as_size(1)
+            result = mem.allocate(n, zero=False)
+            if not z3.is_true(z3.simplify(old == 0)):
+                # Copy what both sizes hold; the old object's size is its id's.
+                old_size = z3.BitVecVal(0, mem.bits)
+                for k, sz in mem.sizes.items():
+                    old_size = z3.If(mem.oid(old) == z3.BitVecVal(k, mem.id_bits), sz, old_size)
+                m = z3.If(z3.ULT(old_size, n), old_size, n)
+                mem.copy(result, old, z3.If(old == 0, z3.BitVecVal(0, mem.bits), m))
+                mem.release(old, i)
+        elif name == "free" and e.args:
+            mem.release(arg(0), i)
+        elif name == "memset" and len(e.args) >= 3:
+            dst, n = arg(0), as_size(2)
+            mem.check(dst, n, i)
+            mem.fill(dst, z3.Extract(7, 0, arg(1)), n)
+            result = dst
+        elif name in ("memcpy", "memmove") and len(e.args) >= 3:
+            dst, src, n = arg(0), arg(1), as_size(2)
+            mem.check(dst, n, i)
+            mem.check(src, n, i)
+            mem.copy(dst, src, n)
+            result = dst
+        elif name == "strlen" and e.args:
+            result = mem.c_string_length(arg(0), i)
+        elif name in ("strcmp", "strncmp") and len(e.args) >= 2:
+            limit = as_size(2) if name == "strncmp" and len(e.args) >= 3 else None
+            result = mem.c_string_compare(arg(0), arg(1), limit, i)
+        elif name == "strcpy" and len(e.args) >= 2:
+            dst, src = arg(0), arg(1)
+            n = mem.c_string_length(src, i) + 1
+            mem.check(dst, n, i)
+            mem.copy(dst, src, n)
+            result = dst
+        else:
+            if any(not isinstance(a.type, IntType) for a in e.args) and (mem.used or self.objects):
+                raise EncodingUnsupported(f"external function {e.callee} with pointer arguments")
+            if e.writes_globals:
+                if any(self.vars[o].is_global for o in self.objects):
+                    raise EncodingUnsupported(f"external function {e.callee}, which may write global memory")
+                for name_, info in self.vars.items():
+                    if info.is_global and isinstance(info.type, IntType | PointerType):
+                        self.cur[name_] = self.fresh(name_, info.type)
+            if e.lhs is not None:
+                if not isinstance(e.lhs.type, IntType):
+                    raise EncodingUnsupported(f"external function {e.callee} returning {e.lhs.type}")
+                v = self.fresh(f"ext_{e.callee}", e.lhs.type)
+                self.enc.inputs.append(InputValue(f"extern {e.callee}", e.lhs.type, i, v, range=e.range))
+                self.assign(e.lhs, v, frame, i)
+            return
+        if e.lhs is not None:
+            if result is None:
+                raise EncodingUnsupported(f"the result of {e.callee}")
+            t = self.scalar(e.lhs.type)
+            src_bits = result.size()
+            result = bv_cast(result, IntType("r", src_bits, name in ("strcmp", "strncmp"), 4), t)
+            self.assign(e.lhs, result, frame, i)
+
     def rhs(self, rhs: Expr, t: CType, frame: int, i: int) -> z3.ExprRef:
+        if isinstance(rhs, Nondet) and not isinstance(t, IntType):
+            raise EncodingUnsupported(f"nondeterministic values of type {t}")
         if isinstance(rhs, Nondet):
             v = self.fresh("nondet", t)
             self.enc.inputs.append(InputValue(rhs.source, t, i, v))
@@ -383,7 +605,7 @@ def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,
         enc = encoder.encode(path, poll)
     except EncodingUnsupported as u:
         return Feasibility("unsupported", reason=u.what, unsupported_range=u.range)
-    solver = z3.SolverFor("QF_BV")
+    solver = z3.Solver() if enc.uses_memory else z3.SolverFor("QF_BV")
     solver.set("timeout", solver_timeout(timeout_ms))
     solver.add(*enc.constraints)
     res = solver.check()
@@ -400,6 +622,6 @@ def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,
 
 def to_int(v: z3.ExprRef, t: CType) -> int:
     raw = v.as_long() if z3.is_bv_value(v) else 0
-    if isinstance(t, IntType):
+    if isinstance(t, IntType) and not t.name.startswith("bytes["):
         return t.wrap(raw)
     return raw
