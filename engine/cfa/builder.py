@@ -17,19 +17,28 @@ from ..frontend.errors import Diagnostic, Range, Unsupported
 from ..frontend.srcmap import Spans
 from .cfa import CFANode, FunctionCFA, Program, VarInfo
 from .ctype import (
+    ArrayType,
     CType,
     DataModel,
     FloatType,
     FunctionType,
+    IntType,
+    PointerType,
     StructType,
     VoidType,
 )
 from .ir import (
+    AddrOf,
     AssignEdge,
     BlankEdge,
     CallEdge,
+    Cast,
+    Const,
+    DeclEdge,
     Edge,
     Expr,
+    Index,
+    Member,
     Nondet,
     ReturnEdge,
     Var,
@@ -73,6 +82,9 @@ class ProgramBuilder(TypeResolver):
         self.declared: dict[str, Range | None] = {}
         self.diagnostics: list[Diagnostic] = []
         self.static_inits: list[tuple[Var, c_ast.Decl, _Scope]] = []
+        self._address_taken: list[str] | None = None
+        self.bitfield_structs: dict[str, Range | None] = {}  # struct key -> where: laid out by no analysis
+        self.vla_dims: list | None = None  # [the ArrayDecl whose length may be variable, whether it was]
         self._anon = 0
         self._file_lines: dict[str, list[str] | None] = {}
         # What building one function did to the program, so that a reused build can redo it.
@@ -205,6 +217,28 @@ class ProgramBuilder(TypeResolver):
         else:
             self.diagnostics.append(Diagnostic("warning", f"unsupported: {u.what}", self.main_file))
 
+    def address_taken_functions(self, defined: bool = True) -> list[str]:
+        """Defined functions the program names other than by calling them (the possible targets
+        of a call through a function pointer), in definition order."""
+        if self._address_taken is None:
+            called: set[int] = set()
+            named: set[str] = set()
+
+            class Visitor(c_ast.NodeVisitor):
+                def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+                    if isinstance(n.name, c_ast.ID):
+                        called.add(id(n.name))
+                    self.generic_visit(n)
+
+                def visit_ID(self, n: c_ast.ID) -> None:
+                    if id(n) not in called:
+                        named.add(n.name)
+
+            Visitor().visit(self.ast)
+            self._address_taken = [f for f in self.func_defs if f in named]
+            self._address_taken_any = sorted(f for f in named if f in self.func_types)
+        return self._address_taken if defined else self._address_taken_any
+
     def new_var(self, name: str, t: CType, function: str | None, **kw) -> Var:
         if name not in self.vars:
             self.vars[name] = VarInfo(name, t, function, **kw)
@@ -236,6 +270,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         self.calls: set[str] = set()
         self.unsupported: tuple[str, Range | None] | None = None
         self.context_range: Range | None = None
+        self.vla_length: Expr | None = None  # the declaration being built is of a variable-length array
 
     # ---- nodes and edges -------------------------------------------------
     def new_node(self) -> CFANode:
@@ -360,6 +395,31 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             params.append(vid)
         return params
 
+    def entry_object(self, entry: str, index: int, param: str, t: CType) -> Expr | None:
+        """A fresh object for an entry's pointer parameter: arbitrary contents, its pointer
+        members NULL (so the harness can build it); the pointer to it, converted to ``t``."""
+        ot = entry_object_type(self.pb, entry, index, t)
+        if ot is None:
+            return None
+        name = f"{self.name}::{ENTRY_OBJECT}{param.split('::', 1)[1]}"
+        v = self.pb.new_var(name, ot, self.name, range=self.context_range, addressed=True)
+        self.emit(DeclEdge, None, var=v, init=None)
+        self.null_pointers(v)
+        addr = AddrOf(Index(v, Const(0, self.dm.ptrdiff_t), ot.elem), self.dm.pointer(ot.elem)) \
+            if isinstance(ot, ArrayType) else AddrOf(v, self.dm.pointer(ot))
+        return addr if addr.type == t else Cast(addr, t)
+
+    def null_pointers(self, lv: Expr) -> None:
+        t = lv.type
+        if isinstance(t, PointerType):
+            self.emit(AssignEdge, None, lhs=lv, rhs=Cast(Const(0, self.dm.int), t))
+        elif isinstance(t, ArrayType) and t.size is not None and t.size <= ENTRY_BUFFER_LENGTH:
+            for i in range(t.size):
+                self.null_pointers(Index(lv, Const(i, self.dm.ptrdiff_t), t.elem))
+        elif isinstance(t, StructType):
+            for fname, ftype in self.pb.structs.get(t.key(), []):
+                self.null_pointers(Member(lv, fname, ftype))
+
     def finish_start(self, entry: str, functions: dict[str, FunctionCFA]) -> FunctionCFA:
         """The synthetic start function: globals are initialised, then the entry is called."""
         dm = self.dm
@@ -377,10 +437,12 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             callee = functions[entry]
             self.context_range = callee.name_range  # the entry's inputs and call point at its name
             args: list[Expr] = []
-            for p in callee.params:
+            for i, p in enumerate(callee.params):
                 t = self.pb.vars[p].type
                 tmp = self.new_temp(t)
-                self.emit(AssignEdge, None, lhs=tmp, rhs=Nondet(t, f"input {p.split('::', 1)[1]}"))
+                target = self.entry_object(entry, i, p, t)
+                self.emit(AssignEdge, None, lhs=tmp, rhs=target if target is not None
+                          else Nondet(t, f"input {p.split('::', 1)[1]}"))
                 args.append(tmp)
             self.calls.add(entry)
             self.emit(CallEdge, None, rng=callee.name_range, lhs=None, callee=entry, args=tuple(args))
@@ -392,6 +454,33 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         return cfa
 
 
+
+
+ENTRY_BUFFER_LENGTH = 16  # elements of the buffer a char *, void * or array parameter of an entry points to
+ENTRY_OBJECT = "__input."  # the objects an entry's pointer parameters point to: START_FUNCTION::__input.<param>
+
+
+def entry_object_type(pb: ProgramBuilder, entry: str, index: int, t: CType) -> CType | None:
+    """What an entry's pointer parameter points to: one object of its pointee type, or a buffer
+    of ENTRY_BUFFER_LENGTH elements for ``char *``, ``void *`` and array parameters; None when
+    the pointee is incomplete or a function (the pointer is then arbitrary)."""
+    if not isinstance(t, PointerType):
+        return None
+    target = t.target
+    declared_array = False
+    fd = pb.func_defs.get(entry)
+    try:
+        params = fd.decl.type.args.params if fd is not None else []
+        declared_array = isinstance(params[index].type, c_ast.ArrayDecl)
+    except (AttributeError, IndexError, TypeError):
+        declared_array = False
+    if isinstance(target, VoidType):
+        return ArrayType(pb.dm.uchar, ENTRY_BUFFER_LENGTH)
+    if isinstance(target, FunctionType) or pb.dm.sizeof(target, pb.structs) is None:
+        return None
+    if declared_array or (isinstance(target, IntType) and target.bits == 8 and not target.is_bool):
+        return ArrayType(target, ENTRY_BUFFER_LENGTH)
+    return target
 
 
 def finalize(cfa: FunctionCFA) -> None:

@@ -108,6 +108,7 @@ class Program:
     callgraph: object = None
     source_key: str | None = None  # content address of what the front end read (frontend.source_key)
     load_stats: dict = field(default_factory=dict)  # what the front end parsed, built and reused
+    memsafety: bool = False  # the memory-safety checks are in the CFA (cfa/memsafety.py)
 
     def all_functions(self) -> list[FunctionCFA]:
         return [self.start, *self.functions.values()]

@@ -212,6 +212,30 @@ class Nondet(Expr):
         return f"{self.source}()"
 
 
+@dataclass(frozen=True, slots=True)
+class Valid(Expr):
+    """1 if ``size`` bytes at ``ptr`` lie in one live object (``kind`` "deref"), or if ``ptr`` may
+    be passed to free (``kind`` "free": NULL or the start of a live heap object), or if every
+    allocated object is freed or reachable from a global (``kind`` "memtrack"); else 0.
+    Only the memory-safety check (cfa/memsafety.py) puts it into a CFA."""
+
+    ptr: Expr
+    size: Expr
+    kind: str
+    type: CType
+
+    def canon(self) -> str:
+        return f"(valid-{self.kind} {self.ptr.canon()} {self.size.canon()})"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.ptr, self.size)
+
+    def __str__(self) -> str:
+        if self.kind == "memtrack":
+            return "tracked()"
+        return f"valid({self.ptr}, {self.size})" if self.kind == "deref" else f"freeable({self.ptr})"
+
+
 def _paren(e: Expr) -> str:
     s = str(e)
     return f"({s})" if isinstance(e, Binary) else s
@@ -275,13 +299,15 @@ class BlankEdge(Edge):
 @dataclass(eq=False)
 class DeclEdge(Edge):
     var: Var | None = None
-    init: Expr | None = None  # None: uninitialised (an arbitrary value for locals)
+    init: Expr | None = None  # None: uninitialised (an arbitrary value for locals); Const 0: zero-filled
     is_global: bool = False
+    length: Expr | None = None  # a variable-length array's element count, evaluated when this runs
 
     def canon(self) -> str:
         assert self.var is not None
         init = self.init.canon() if self.init is not None else "?"
-        return f"decl{'G' if self.is_global else ''} {self.var.canon()} = {init}"
+        vla = f" [{self.length.canon()}]" if self.length is not None else ""
+        return f"decl{'G' if self.is_global else ''} {self.var.canon()}{vla} = {init}"
 
     def describe(self) -> str:
         assert self.var is not None

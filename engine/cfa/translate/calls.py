@@ -17,8 +17,11 @@ from ..ctype import (
 from ..ir import (
     AbortEdge,
     AssignEdge,
+    AssumeEdge,
+    Binary,
     BlankEdge,
     CallEdge,
+    Cast,
     Const,
     Expr,
     ExternalCallEdge,
@@ -56,7 +59,7 @@ class CallBuilder:
             if isinstance(fe, FuncRef):
                 name = fe.name
             else:
-                raise Unsupported("calls through function pointers", rng)
+                return self.call_through_pointer(node, self.rvalue(fe), want)
         args_ast = node.args.exprs if node.args is not None else []
         if self.const_only:
             raise Unsupported("a function call in a constant expression", rng)
@@ -146,6 +149,68 @@ class CallBuilder:
         if lhs is None:
             return Const(0, dm.int)
         return lhs
+
+    def call_through_pointer(self, node: c_ast.FuncCall, fp: Expr, want: bool) -> Expr:
+        """``(*fp)(args)``: a call of each defined function whose address the program takes (and
+        whose parameter count fits), chosen by comparing ``fp`` with it; any other target is an
+        unknown external function."""
+        dm = self.dm
+        rng = self.pb.range(node)
+        ft = fp.type.target if isinstance(fp.type, PointerType) else fp.type
+        if not isinstance(ft, FunctionType):
+            raise Unsupported("a call of a non-function", rng)
+        args_ast = node.args.exprs if node.args is not None else []
+        args = []
+        for i, a in enumerate(args_ast):
+            e = self.rvalue(self.expr(a))
+            if isinstance(e.type, FloatType):
+                raise Unsupported("floating-point arithmetic", self.pb.range(a))
+            if i < len(ft.params) and not ft.unprototyped and isinstance(ft.params[i], IntType | PointerType):
+                e = self.convert(e, ft.params[i])
+            elif isinstance(e.type, IntType):
+                e = self.promote(e)
+            args.append(e)
+        if isinstance(fp, Var):
+            target: Expr = fp
+        else:  # evaluated once, before the comparisons
+            target = self.new_temp(fp.type, rng)
+            self.emit(AssignEdge, node, lhs=target, rhs=fp)
+        ret = ft.ret
+        lhs = None if isinstance(ret, VoidType) or not want else self.new_temp(ret, rng)
+        join = self.new_node()
+        for name in self.pb.address_taken_functions():
+            fd_type = self.pb.func_types.get(name)
+            if fd_type is None or (len(fd_type.params) != len(args) and not fd_type.variadic):
+                continue
+            hit, miss = self.new_node(), self.new_node()
+            here = self.here()
+            cond = Binary("==", target, Cast(FuncRef(name, fd_type), target.type), dm.int)
+            self.link(AssumeEdge(pred=here, succ=hit, range=rng, cond=cond, truth=True))
+            self.link(AssumeEdge(pred=here, succ=miss, range=rng, cond=cond, truth=False))
+            self.cur = hit
+            call_args = tuple(self.convert(a, p) if isinstance(p, IntType | PointerType) and a.type != p else a
+                              for a, p in zip(args, fd_type.params))
+            call_lhs = lhs
+            if lhs is not None and fd_type.ret != lhs.type:
+                call_lhs = self.new_temp(fd_type.ret, rng) if not isinstance(fd_type.ret, VoidType) else None
+            self.calls.add(name)
+            self.emit(CallEdge, node, lhs=call_lhs, callee=name, args=call_args)
+            if call_lhs is not None and call_lhs is not lhs and lhs is not None:
+                self.emit(AssignEdge, node, lhs=lhs, rhs=self.convert(call_lhs, lhs.type))
+            self.goto(join)
+            self.cur = miss
+        if any(f not in self.pb.func_defs for f in self.pb.address_taken_functions(defined=False)):
+            self.emit(ExternalCallEdge, node, lhs=lhs,
+                      callee=f"(*{self.pb.source_text(self.pb.range(node.name)) or 'fp'})",
+                      args=tuple(args), writes_globals=True)
+            self.goto(join)
+        else:
+            # No function without a body has its address taken: any other target is not a
+            # function at all, and the call would crash.
+            self.emit(AbortEdge, node, label="call through an invalid function pointer")
+            self.cur = None
+        self.cur = join
+        return lhs if lhs is not None else Const(0, dm.int)
 
     def nondet_type(self, name: str, rng: Range | None) -> CType:
         ft = self.pb.func_types.get(name)

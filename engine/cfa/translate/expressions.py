@@ -251,6 +251,8 @@ class ExpressionBuilder:
             raise Unsupported("member access on a non-struct", self.pb.range(node))
         fields = self.pb.structs.get(t.key())
         if fields is None:
+            if t.key() in self.pb.bitfield_structs:
+                raise Unsupported("bit-fields", self.pb.range(node))
             raise Unsupported(f"incomplete type {t}", self.pb.range(node))
         for fname, ftype in fields:
             if fname == fieldname:
@@ -275,6 +277,8 @@ class ExpressionBuilder:
             else:
                 t = self.type_of(node.expr)
             size = dm.sizeof(t, self.pb.structs) if op == "sizeof" else dm.alignof(t, self.pb.structs)
+            if size is None and isinstance(t, StructType) and t.key() in self.pb.bitfield_structs:
+                raise Unsupported("bit-fields", self.pb.range(node))
             if size is None:
                 raise Unsupported(f"{op} of an incomplete type", self.pb.range(node))
             return Const(size, dm.size_t)

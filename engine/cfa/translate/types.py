@@ -43,7 +43,15 @@ class TypeResolver:
             elem = self.resolve_type(node.type, scope, where)
             size = None
             if node.dim is not None:
-                size = self.const_int(node.dim, scope)
+                if getattr(self, "vla_dims", None) is not None and node is self.vla_dims[0]:
+                    # A local array's outermost length may be computed when its declaration runs.
+                    try:
+                        size = self.const_int(node.dim, scope)
+                    except Unsupported:
+                        self.vla_dims[1] = True
+                        return ArrayType(elem, None)
+                else:
+                    size = self.const_int(node.dim, scope)
             return ArrayType(elem, size)
         if isinstance(node, c_ast.FuncDecl):
             ret = self.resolve_type(node.type, scope, where)
@@ -133,12 +141,16 @@ class TypeResolver:
             scope.tags[node.name] = st  # before the members: they may point back to it
         if node.decls is not None:
             fields: list[tuple[str, CType]] = []
+            bitfields = False
             for d in node.decls:
-                if d.bitsize is not None:
-                    raise Unsupported("bit-fields", self.range(d))
+                bitfields |= d.bitsize is not None
                 ft = self.resolve_type(d.type, scope, d)
                 fields.append((d.name or self.new_anon("__anon"), ft))
-            self.structs[st.key()] = fields
+            if bitfields:
+                # Unsupported only where used: headers declare such structs that programs never touch.
+                self.bitfield_structs[st.key()] = self.range(node)
+            else:
+                self.structs[st.key()] = fields
         return st
 
     def enum_type(self, node: c_ast.Enum, scope: _Scope) -> CType:
