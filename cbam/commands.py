@@ -57,6 +57,10 @@ def _add_verify(sub) -> None:
                         "each with arbitrary arguments)")
     p.add_argument("--all-violations", action="store_true",
                    help="keep searching after the first confirmed violation")
+    p.add_argument("--property", choices=api.PROPERTIES, default=None,
+                   help="what to check: unreach-call (no assertion fails; the default) or memsafety (no invalid "
+                        "dereference or free: valid-deref, valid-free); a task .yml with only valid-memsafety "
+                        "is checked for memsafety")
     p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
     p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
@@ -303,17 +307,23 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
     data_model = args.data_model
     source = path
     expected = None
+    args._property = args.property or "unreach-call"
     if path.endswith(".yml"):
         task = api.load_task(path)
-        if not task.has_unreach_call:
-            msg = f"{path}: not applicable: the task has no unreach-call property ({', '.join(task.properties)})"
+        memsafety = args.property == "memsafety" or (args.property is None and not task.has_unreach_call
+                                                      and task.has_memsafety)
+        if memsafety and task.has_memsafety:
+            args._property = "memsafety"
+        elif not task.has_unreach_call or args.property == "memsafety":
+            wanted = "valid-memsafety" if args.property == "memsafety" else "unreach-call"
+            msg = f"{path}: not applicable: the task has no {wanted} property ({', '.join(task.properties)})"
             if args.format == "text":
                 print(msg)
                 print("Verification result: UNKNOWN, incomplete analysis. (property not applicable)")
             return {"file": path, "verdict": "NOT_APPLICABLE", "reason": msg, "exit": EXIT_UNKNOWN}
         source = task.input_file
         data_model = data_model or task.data_model
-        expected = task.expected
+        expected = task.expected_memsafety if args._property == "memsafety" else task.expected
     data_model = data_model or "LP64"
     pp = pp_options(args, data_model)
     with _Progress(not args.no_progress and args.format == "text", source):
@@ -341,7 +351,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     z3 and the result classes are even imported)."""
     store = args._cache
     opts = api.VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
-                             max_violations=1000 if args.all_violations else 1, cache=store)
+                             max_violations=1000 if args.all_violations else 1, cache=store,
+                             property=getattr(args, "_property", "unreach-call"))
     pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
     if pp_text is None:
         pp_text = api.preprocess(source, None, pp)

@@ -75,6 +75,10 @@ def print_text(report: dict, source: str, harnesses: list[str]) -> None:
     if verdict == "TRUE":
         print("Verification result: TRUE. No property violation found by chosen configuration.")
     elif verdict == "FALSE":
-        print("Verification result: FALSE. Property violation (unreach-call) found by chosen configuration.")
+        kinds = [v.get("kind", "") for v in report.get("violations", [])]
+        prop = next((k for k in kinds if k.startswith("valid-")), "unreach-call")
+        print(f"Verification result: FALSE({prop}). Property violation ({prop}) found by chosen configuration."
+              if prop != "unreach-call" else
+              "Verification result: FALSE. Property violation (unreach-call) found by chosen configuration.")
     else:
         print(f"Verification result: UNKNOWN, incomplete analysis. ({report['reason']})")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .analysis import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
 from .frontend.preprocess import Preprocessing, PreprocessOptions
-from .options import DATA_MODELS, THEORIES, VerifyOptions
+from .options import DATA_MODELS, PROPERTIES, THEORIES, VerifyOptions
 
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .tasks import Task
 
 __all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
-           "DATA_MODELS", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
+           "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
            "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
            "load_task", "self_check", "warm_up"]
 

@@ -23,7 +23,10 @@ _FIELDS = {
     "cache": None,
     "predicate_theory": "bv",
     "on_partial": None,
+    "property": "unreach-call",
 }
+
+PROPERTIES = ("unreach-call", "memsafety")
 
 
 class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FIELDS.values()))):
@@ -44,6 +47,9 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     # Called with a partial VerificationResult each time a violation is confirmed while the search
     # goes on (the editor shows it at once). Like cancel, it changes no result: not in a key.
     on_partial: object
+    # "unreach-call": no assertion fails; "memsafety": no invalid dereference or free
+    # (SV-COMP's valid-deref and valid-free, see cfa/memsafety.py).
+    property: str
 
     @property
     def theory(self) -> str:
@@ -54,6 +60,8 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     def analysis_material(self) -> list:
         """The options a block abstraction depends on: the analysis and how it explores.
         (The time limit does not: only complete block analyses are kept.)"""
+        if self.property != "unreach-call":  # the checks are in the CFA (its fingerprints), and here
+            return [self.config, self.theory, self.order, self.property]
         return [self.config, self.theory, self.order]
 
     def key_material(self) -> list:

@@ -18,6 +18,8 @@ class Task:
     expected: bool | None  # expected verdict for unreach-call; None when unknown
     has_unreach_call: bool
     properties: list[str]
+    expected_memsafety: bool | None = None  # expected verdict for valid-memsafety; None when absent
+    has_memsafety: bool = False
 
 
 def load_task(path: str) -> Task:
@@ -42,6 +44,8 @@ def load_task(path: str) -> Task:
     props = []
     expected = None
     has = False
+    mem_expected: bool | None = None
+    has_mem = False
     for prop in data.get("properties") or []:
         pf = str(prop.get("property_file", ""))
         props.append(os.path.basename(pf))
@@ -49,4 +53,8 @@ def load_task(path: str) -> Task:
             has = True
             if "expected_verdict" in prop:
                 expected = bool(prop["expected_verdict"])
-    return Task(path, input_file, data_model, expected, has, props)
+        if os.path.basename(pf).startswith("valid-memsafety"):
+            has_mem = True
+            if "expected_verdict" in prop:
+                mem_expected = bool(prop["expected_verdict"])
+    return Task(path, input_file, data_model, expected, has, props, mem_expected, has_mem)

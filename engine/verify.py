@@ -35,6 +35,15 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     typed reason included). With the self-check on, an answer that used the cache is computed
     again without it, and a difference raises SelfCheckFailed."""
     opts = options or VerifyOptions()
+    if opts.property == "memsafety" and not program.memsafety:
+        from .cfa.fingerprint import assign_fingerprints
+        from .cfa.memsafety import instrument
+
+        instrument(program)
+        program.memsafety = True
+        for f in program.all_functions():
+            f.fingerprint = ""
+        assign_fingerprints(program)
     result = _verify_guarded(program, opts)
     if opts.cache is not None and selfcheck.enabled() and _used_cache(result):
         scratch = _verify_guarded(program, opts._replace(cache=None))

@@ -1,0 +1,174 @@
+"""The memory-safety property (SV-COMP's valid-memsafety: valid-deref, valid-free and
+valid-memtrack) as
+targets in the CFA, so that every analysis, BAM and CEGAR check it as they check assertions.
+
+Before an edge that reads or writes memory through a pointer or an array index, each such
+access gets a check ``assume(!valid(&lvalue, sizeof lvalue))`` leading to an error location
+of kind ``valid-deref`` (``free(p)``: ``freeable(p)``, kind ``valid-free``); when the program
+ends, ``tracked()`` (kind ``valid-memtrack``): no allocated object is left that is neither freed
+nor reachable from a global. Accesses to a
+variable by name, and to an array variable at a constant index within its bounds, are valid
+by construction and get no check. The assertions of unreach-call are not checked then: a
+failing assert ends the path as abort() would.
+"""
+
+from __future__ import annotations
+
+from .cfa import CFANode, ErrorInfo, FunctionCFA, Program
+from .ctype import ArrayType, CType
+from .ir import (
+    AddrOf,
+    AssignEdge,
+    AssumeEdge,
+    CallEdge,
+    Const,
+    DeclEdge,
+    Deref,
+    Edge,
+    Expr,
+    ExternalCallEdge,
+    Index,
+    Member,
+    ReturnEdge,
+    Valid,
+    Var,
+)
+from .layout import Layout
+
+KINDS = ("valid-deref", "valid-free", "valid-memtrack")
+_COPIES = {"memset": (0, None, 2), "memcpy": (0, 1, 2), "memmove": (0, 1, 2), "__builtin_memset": (0, None, 2),
+           "__builtin_memcpy": (0, 1, 2)}
+
+
+def instrument(program: Program) -> None:
+    """Add the memory-safety checks to every function of ``program`` (in place) and turn the
+    unreach-call targets into ends of paths."""
+    layout = Layout(program.data_model, program.structs)
+    for f in program.all_functions():
+        for n in f.nodes:
+            if n.error is not None and n.error.kind not in KINDS:
+                n.error = None
+        for e in [e for n in list(f.nodes) for e in n.out]:
+            checks = _checks(e, layout, program)
+            if checks:
+                _guard(f, e, checks)
+    # When the program ends (main returned: its locals are gone), every allocated object must
+    # be freed or still reachable from a global.
+    start = program.start
+    for e in [e for n in list(start.nodes) for e in n.out if isinstance(e, ReturnEdge)]:
+        size_t = program.data_model.size_t
+        v = Valid(Const(0, size_t), Const(0, size_t), "memtrack", program.data_model.int)
+        _guard(start, e, [(v, "memory allocated on this path is neither freed nor reachable when the program ends")])
+
+
+def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]]:
+    int_t = program.data_model.int
+    size_t = program.data_model.size_t
+    accessed: list[Expr] = []
+
+    def collect(x: Expr | None, access: bool) -> None:
+        if x is None:
+            return
+        if isinstance(x, Deref):
+            if access:
+                accessed.append(x)
+            collect(x.ptr, True)
+        elif isinstance(x, Member):
+            if access and _through_memory(x):
+                accessed.append(x)
+            collect(x.base, False)
+        elif isinstance(x, Index):
+            if access and not _static_in_bounds(x):
+                accessed.append(x)
+            collect(x.base, False)
+            collect(x.index, True)
+        elif isinstance(x, AddrOf):
+            collect(x.arg, False)
+        elif isinstance(x, Var):
+            return
+        else:
+            for c in x.children():
+                collect(c, True)
+
+    if isinstance(e, AssignEdge):
+        collect(e.lhs, True)
+        collect(e.rhs, True)
+    elif isinstance(e, AssumeEdge):
+        collect(e.cond, True)
+    elif isinstance(e, DeclEdge):
+        collect(e.init, True)
+        collect(e.length, True)
+    elif isinstance(e, ReturnEdge):
+        collect(e.value, True)
+    elif isinstance(e, CallEdge | ExternalCallEdge):
+        collect(e.lhs, True)
+        for a in e.args:
+            collect(a, True)
+    out: list[tuple[Valid, str]] = []
+    seen: set[str] = set()
+    for lv in accessed:
+        size = layout.sizeof(lv.type)
+        if size is None or isinstance(lv.type, ArrayType):
+            continue
+        v = Valid(AddrOf(lv, program.data_model.pointer(lv.type)), Const(size, size_t), "deref", int_t)
+        if v.canon() not in seen:
+            seen.add(v.canon())
+            out.append((v, f"dereference of `{lv}` may be invalid (NULL, out of bounds or freed)"))
+    if isinstance(e, ExternalCallEdge):
+        name = e.callee
+        if name == "free" and e.args:
+            out.append((Valid(e.args[0], Const(0, size_t), "free", int_t),
+                        f"free({e.args[0]}) may free memory that is not a live heap object"))
+        elif name in _COPIES and len(e.args) > 2:
+            dst, src, n = _COPIES[name]
+            for k in (dst, src):
+                if k is not None:
+                    out.append((Valid(e.args[k], e.args[n], "deref", int_t),
+                                f"{name} may access memory out of bounds of `{e.args[k]}`"))
+    return out
+
+
+def _through_memory(x: Expr) -> bool:
+    while isinstance(x, Member | Index):
+        if isinstance(x, Index) and not _static_in_bounds(x):
+            return True
+        x = x.base
+    return isinstance(x, Deref)
+
+
+def _static_in_bounds(x: Index) -> bool:
+    t: CType = x.base.type
+    if not isinstance(x.index, Const) or not isinstance(t, ArrayType) or t.size is None:
+        return False
+    return 0 <= x.index.value < t.size and not _through_memory(x.base)
+
+
+def _guard(f: FunctionCFA, e: Edge, checks: list[tuple[Valid, str]]) -> None:
+    """pred --[valid_1]--> ... --[valid_k]--> (new) --e--> succ, each check failing into an error."""
+    pred = e.pred
+    pred.out.remove(e)
+    cur = pred
+    for v, message in checks:
+        ok = _node(f)
+        bad = _node(f)
+        kind = {"free": "valid-free", "memtrack": "valid-memtrack"}.get(v.kind, "valid-deref")
+        bad.error = ErrorInfo(kind, message, e.range, str(v))
+        _link(AssumeEdge(pred=cur, succ=ok, range=e.range, text=e.text, cond=v, truth=True))
+        _link(AssumeEdge(pred=cur, succ=bad, range=e.range, text=e.text, cond=v, truth=False))
+        cur = ok
+    e.pred = cur
+    cur.out.append(e)
+
+
+def _node(f: FunctionCFA) -> CFANode:
+    n = CFANode(f.name, max(x.id for x in f.nodes) + 1)
+    f.nodes.append(n)
+    return n
+
+
+def _link(e: Edge) -> None:
+    e.pred.out.append(e)
+    e.succ.inn.append(e)
+
+
+__all__ = ["instrument", "KINDS"]
