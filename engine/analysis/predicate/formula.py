@@ -138,7 +138,7 @@ class SegmentEncoder:
             if self.th.name == "lia" or e.left.type.signed:
                 return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
             return {"<": z3.ULT(a, b), ">": z3.UGT(a, b), "<=": z3.ULE(a, b), ">=": z3.UGE(a, b)}[op]
-        if not isinstance(e.type, IntType):
+        if not isinstance(e.type, IntType) or (isinstance(e, Binary) and e.op in COMPARE):
             return z3.Bool(f"ptrcond#{self._next()}")  # pointer conditions are not modelled
         return self.expr(e) != self.th.const(0, e.type)
 
