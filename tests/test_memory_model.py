@@ -1,0 +1,245 @@
+"""The memory model: pointers, arrays, structs, the heap and the C library in the value analysis
+(value/memory.py), in the path encoding that confirms a FALSE (pathmemory.py) and in the
+memory-safety check (cfa/memsafety.py). Every FALSE has its path checked and its harness
+replayed by gcc, for ILP32 and LP64."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cbam.engine.analysis.value.memory import Heap, Ptr, Zero, split_key
+from cbam.engine.cfa.layout import Layout
+from cbam.engine.cfa.load import load_program
+from cbam.engine.frontend.preprocess import PreprocessOptions
+
+from .conftest import assert_replay_reaches_error, check_error_path, verify_src
+
+HEADER = "#include <assert.h>\n#include <stdlib.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n"
+
+
+def run(code: str, tmp_path: Path, data_model: str = "LP64", **kw):
+    return verify_src(HEADER + code, tmp_path, data_model=data_model, **kw)
+
+
+def false_replayed(code: str, tmp_path: Path, data_model: str = "LP64", **kw):
+    r = run(code, tmp_path, data_model, **kw)
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "prog.c", r, data_model, tmp_path)
+    return r
+
+
+SWAP = """
+void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
+int main(void) {
+  int x = 1, y = 2;
+  swap(&x, &y);
+  assert(x == 2 && y == 1);
+  int v[3] = {3, 1, 2};
+  swap(&v[0], &v[2]);
+  assert(v[0] == 2 && v[2] == 3);
+  return 0;
+}
+"""
+
+
+def test_swap_through_pointers_is_proved(tmp_path: Path):
+    assert run(SWAP, tmp_path).verdict == "TRUE"
+
+
+def test_swap_with_a_wrong_expectation_is_refuted_and_replayed(tmp_path: Path):
+    false_replayed(SWAP.replace("assert(v[0] == 2", "assert(v[0] == 3"), tmp_path)
+
+
+LIST = """
+struct node { int v; struct node *next; };
+int main(void) {
+  struct node *head = 0;
+  for (int i = 0; i < 3; i++) {
+    struct node *n = malloc(sizeof *n);
+    n->v = i; n->next = head; head = n;
+  }
+  int sum = 0, len = 0;
+  for (struct node *p = head; p; p = p->next) { sum += p->v; len++; }
+  assert(len == 3 && sum == 3);
+  while (head) { struct node *n = head->next; free(head); head = n; }
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("data_model", ["LP64", "ILP32"])
+def test_a_linked_list_built_with_malloc(tmp_path: Path, data_model: str):
+    assert run(LIST, tmp_path, data_model).verdict == "TRUE"
+    false_replayed(LIST.replace("sum == 3", "sum == 4"), tmp_path, data_model)
+
+
+def test_struct_layout_follows_the_data_model(tmp_path: Path):
+    code = """
+struct s { char c; long long x; int *p; };
+int main(void) { assert(sizeof(struct s) == 24); return 0; }
+"""
+    assert run(code, tmp_path, "LP64").verdict == "TRUE"
+    false_replayed(code, tmp_path, "ILP32")  # 4 + 8 + 4 = 16 on i386
+    program = load_program(str(tmp_path / "prog.c"), options=PreprocessOptions(data_model="ILP32"))
+    layout = Layout(program.data_model, program.structs)
+    t = program.vars["main::__t1"].type if "main::__t1" in program.vars else None
+    del t
+    key = next(k for k in program.structs if k.endswith(" s"))
+    from cbam.engine.cfa.ctype import StructType
+
+    st = StructType(key.split(" ", 1)[1])
+    assert layout.offset(st, "x")[0] == 4 and layout.offset(st, "p")[0] == 12
+
+
+def test_large_zero_initialised_arrays_cost_nothing(tmp_path: Path):
+    code = """
+int g[1000000];
+int main(void) {
+  int i = __VERIFIER_nondet_int();
+  if (i < 0 || i >= 1000000) return 0;
+  g[5] = 7;
+  assert(g[5] + g[999999] == 7);
+  assert(g[i] == 0 || i == 5);
+  return 0;
+}
+"""
+    r = run(code, tmp_path, timeout=20)
+    assert r.verdict in ("TRUE", "UNKNOWN")
+    assert r.statistics.time < 10
+    false_replayed(code.replace("g[999999] == 7", "g[999999] == 8"), tmp_path)
+
+
+def test_library_functions_are_modelled(tmp_path: Path):
+    code = """
+struct pt { int x, y; };
+int main(void) {
+  char buf[16];
+  strcpy(buf, "hello");
+  assert(strlen(buf) == 5);
+  assert(strcmp(buf, "hello") == 0 && strncmp(buf, "help", 3) == 0);
+  struct pt a = {1, 2}, b;
+  memcpy(&b, &a, sizeof a);
+  assert(b.x == 1 && b.y == 2);
+  memset(&a, 0, sizeof a);
+  assert(a.x == 0 && a.y == 0);
+  int *v = calloc(4, sizeof(int));
+  assert(v[3] == 0);
+  v = realloc(v, 8 * sizeof(int));
+  v[7] = 1;
+  assert(v[0] == 0 && v[7] == 1);
+  free(v);
+  return 0;
+}
+"""
+    assert run(code, tmp_path).verdict == "TRUE"
+    false_replayed(code.replace("strlen(buf) == 5", "strlen(buf) == 4"), tmp_path)
+
+
+def test_calls_through_function_pointers_with_known_targets(tmp_path: Path):
+    code = """
+static int inc(int x) { return x + 1; }
+static int dbl(int x) { return 2 * x; }
+int main(void) {
+  int (*ops[2])(int) = {inc, dbl};
+  int k = __VERIFIER_nondet_int();
+  if (k < 0 || k > 1) return 0;
+  int r = ops[k](5);
+  assert(r == 6 || r == 10);
+  assert(r != 10);
+  return 0;
+}
+"""
+    r = false_replayed(code, tmp_path)
+    assert r.violations[0].range.line == 14
+
+
+def test_variable_length_arrays(tmp_path: Path):
+    code = """
+int main(void) {
+  int n = 4;
+  int a[n];
+  for (int i = 0; i < n; i++) a[i] = i * i;
+  assert(a[3] == 9);
+  assert(a[2] == 5);
+  return 0;
+}
+"""
+    r = false_replayed(code, tmp_path)
+    assert r.violations[0].range.line == 11
+
+
+def test_entry_pointer_parameters_point_to_fresh_objects(tmp_path: Path):
+    code = """
+struct acc { int total; int count; };
+void add(struct acc *a, int v) {
+  if (v < 0 || v > 100 || a->total < 0 || a->total > 1000 || a->count < 0 || a->count > 10) return;
+  a->total += v;
+  a->count++;
+  assert(a->count <= 10);
+}
+"""
+    path = tmp_path / "prog.c"
+    path.write_text(HEADER + code)
+    from cbam.engine import api
+
+    report = api.verify_entries(str(path), options=api.VerifyOptions(timeout=20))
+    assert report.result.verdict == "FALSE"
+    v = report.result.violations[0]
+    assert any(i.source == "input *a" for i in v.inputs)  # the object's bytes are an input
+    assert_replay_reaches_error(path, report.result, "LP64", tmp_path)
+
+
+def test_writes_through_unknown_pointers_forget_memory(tmp_path: Path):
+    code = """
+int g = 1;
+int main(void) {
+  int *p = __VERIFIER_nondet_int() ? &g : 0;
+  int x = 5;
+  int *q = __VERIFIER_nondet_int() ? &x : &g;
+  *q = 7;
+  assert(g == 1);
+  return 0;
+}
+"""
+    false_replayed(code, tmp_path)
+
+
+@pytest.mark.parametrize("code,kind", [
+    ("int *a = malloc(10 * sizeof(int)); int n = __VERIFIER_nondet_int();"
+     " if (n >= 0 && n <= 10) a[n] = 1; free(a);", "valid-deref"),
+    ("int *a = malloc(sizeof(int)); free(a); if (__VERIFIER_nondet_int()) free(a);", "valid-free"),
+    ("int *a = malloc(sizeof(int)); free(a); *a = 3;", "valid-deref"),
+    ("int *p = 0; if (__VERIFIER_nondet_int()) *p = 1;", "valid-deref"),
+    ("int *a = malloc(sizeof(int)); if (__VERIFIER_nondet_int()) free(a);", "valid-memtrack"),
+])
+def test_memory_errors_are_reported_as_their_own_kind(tmp_path: Path, code: str, kind: str):
+    r = run("int main(void) { " + code + " return 0; }", tmp_path, property="memsafety")
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert r.violations[0].kind == kind
+
+
+def test_memory_safe_code_is_proved_safe(tmp_path: Path):
+    code = """
+int main(void) {
+  int a[10];
+  for (int i = 0; i < 10; i++) a[i] = i;
+  int *p = malloc(sizeof(int));
+  *p = a[9];
+  free(p);
+  return 0;
+}
+"""
+    assert run(code, tmp_path, property="memsafety").verdict == "TRUE"
+    kept = "struct n { struct n *next; } *head;\nint main(void) { head = malloc(sizeof *head); head->next = 0; return 0; }"
+    assert run(kept, tmp_path, property="memsafety").verdict == "TRUE"  # still reachable: tracked
+
+
+def test_values_and_keys():
+    assert split_key("main::a[8:4]") == ("main::a", 8, 4)
+    assert split_key("main::a[*]") is None
+    assert Ptr("x", None) != Ptr("x", 0)
+    assert Zero(frozenset({(0, 4)})) != Zero()
+    assert Heap(4) != Heap(4, True)
