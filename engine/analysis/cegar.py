@@ -64,6 +64,30 @@ class CegarOutcome:
     precision: dict | None = None
     unsupported_range: object = None
     reason_node: object = None  # the error location a "no progress" reason is about
+    # Error locations given up on (the first one's reason is the outcome's if nothing is confirmed):
+    # the search goes on to the others, so a violation elsewhere is still found.
+    undecided: list = field(default_factory=list)
+
+
+def _give_up(out: CegarOutcome, bam: BAM, path: ErrorPath, kind: UnknownReason, reason: str,
+             unsupported_range: object = None) -> bool:
+    """The search cannot decide ``path``'s error location. If other error locations are left,
+    note it as undecided and go on with them (True); else end the outcome as unknown (False).
+    An undecided location is never reported safe: the outcome is "unknown" unless a violation
+    is confirmed. Going on counts as a refinement, so no certificate claims the search was
+    direct."""
+    if not out.undecided:
+        first = (kind, reason, path.error_node, unsupported_range)
+    else:
+        first = out.undecided[0]
+    bam.exclude(path.error_node)
+    if bam.live_targets():
+        out.undecided.append((kind, reason, path.error_node, unsupported_range))
+        out.refinements += 1
+        return True
+    out.status = "unsafe" if out.confirmed else "unknown"
+    out.kind, out.reason, out.reason_node, out.unsupported_range = first
+    return False
 
 
 def cegar(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
@@ -96,7 +120,13 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             return out
         out.precision = prec
         if not result.targets:
-            out.status = "unsafe" if out.confirmed else "safe"
+            if out.confirmed:
+                out.status = "unsafe"
+            elif out.undecided:
+                out.status = "unknown"
+                out.kind, out.reason, out.reason_node, out.unsupported_range = out.undecided[0]
+            else:
+                out.status = "safe"
             return out
         path = reconstruct(result.targets[0], program, bam, budget.poll)
         feas = check_path(program, path, smt_timeout_ms, budget.poll)
@@ -111,28 +141,25 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
                 return out
             continue
         if feas.status == "unsupported":
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind = UnknownReason.UNSUPPORTED
-            out.reason = (f"an error path could not be confirmed: cbam cannot encode {feas.reason}"
-                          + (f" (at {feas.unsupported_range})" if feas.unsupported_range else ""))
-            out.unsupported_range = feas.unsupported_range
+            why = (f"an error path could not be confirmed: cbam cannot encode {feas.reason}"
+                   + (f" (at {feas.unsupported_range})" if feas.unsupported_range else ""))
+            if _give_up(out, bam, path, UnknownReason.UNSUPPORTED, why, feas.unsupported_range):
+                continue
             return out
         if feas.status == "unknown":
             # A solver cut short by the run's deadline: that is a timeout, say so.
             if past_deadline():
                 raise BudgetExceeded("timeout")
             budget.check()
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind = UnknownReason.UNCONFIRMED
-            out.reason = f"an error path could not be confirmed: {feas.reason}"
+            if _give_up(out, bam, path, UnknownReason.UNCONFIRMED, f"an error path could not be confirmed: {feas.reason}"):
+                continue
             return out
         # Infeasible: refine.
         if refiner is None:
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind = UnknownReason.NO_REFINER
-            out.reason = ("an error path is infeasible, but this configuration has no precision to refine "
-                          "(try --config value)")
-            out.reason_node = path.error_node
+            if _give_up(out, bam, path, UnknownReason.NO_REFINER,
+                        "an error path is infeasible, but this configuration has no precision to refine "
+                        "(try --config value)"):
+                continue
             return out
         signature = tuple((s.kind, id(s.edge)) for s in path.steps)
         new_prec, why = refiner.refine(program, path, prec, budget.check)
@@ -140,12 +167,14 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             if past_deadline():
                 # Its solvers were cut short by the deadline: a timeout, not a (cacheable) dead end.
                 raise BudgetExceeded("timeout")
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind = UnknownReason.NO_PROGRESS
-            out.reason = f"refinement made no progress: {why}"
-            out.reason_node = path.error_node
+            if _give_up(out, bam, path, UnknownReason.NO_PROGRESS, f"refinement made no progress: {why}"):
+                continue
             return out
         if signature in seen_paths or out.refinements >= max_refinements:
+            if out.refinements < max_refinements and _give_up(
+                    out, bam, path, UnknownReason.NO_PROGRESS,
+                    "refinement made no progress: the same spurious error path keeps coming back"):
+                continue
             out.status = "unsafe" if out.confirmed else "unknown"
             out.kind = UnknownReason.NO_PROGRESS
             out.reason = "refinement made no progress: the same spurious error path keeps coming back"

@@ -143,7 +143,8 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
             return out
         accumulate(stats, bam, budget, outcome.refinements)
         out.confirmed.extend(outcome.confirmed)
-        excluded |= bam.excluded_targets | {id(c.path.error_node): c.path.error_node for c in outcome.confirmed}
+        # Only confirmed violations: an error location the phase gave up on stays a target for the next.
+        excluded |= {id(c.path.error_node): c.path.error_node for c in outcome.confirmed}
         if outcome.status == "unknown" and not last:
             continue  # a hint that settles nothing leaves the run where a run without it starts
         stats.precision_reused |= phase.reused
