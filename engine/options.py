@@ -24,6 +24,7 @@ _FIELDS = {
     "predicate_theory": "bv",
     "on_partial": None,
     "property": "unreach-call",
+    "alloc_may_fail": False,
 }
 
 PROPERTIES = ("unreach-call", "memsafety")
@@ -50,6 +51,8 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     # "unreach-call": no assertion fails; "memsafety": no invalid dereference or free
     # (SV-COMP's valid-deref and valid-free, see cfa/memsafety.py).
     property: str
+    # malloc, calloc and realloc may return NULL (cfa/allocation.py); by default they succeed.
+    alloc_may_fail: bool
 
     @property
     def theory(self) -> str:
@@ -60,9 +63,10 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     def analysis_material(self) -> list:
         """The options a block abstraction depends on: the analysis and how it explores.
         (The time limit does not: only complete block analyses are kept.)"""
-        if self.property != "unreach-call":  # the checks are in the CFA (its fingerprints), and here
-            return [self.config, self.theory, self.order, self.property]
-        return [self.config, self.theory, self.order]
+        # The memory-safety checks and failing allocations are in the CFA (its fingerprints), and here.
+        extra = [self.property] if self.property != "unreach-call" else []
+        extra += ["alloc-may-fail"] if self.alloc_may_fail else []
+        return [self.config, self.theory, self.order, *extra]
 
     def key_material(self) -> list:
         """Every option that can change a run's result, in a fixed order; each cache key of a

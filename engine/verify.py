@@ -35,15 +35,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     typed reason included). With the self-check on, an answer that used the cache is computed
     again without it, and a difference raises SelfCheckFailed."""
     opts = options or VerifyOptions()
-    if opts.property == "memsafety" and not program.memsafety:
-        from .cfa.fingerprint import assign_fingerprints
-        from .cfa.memsafety import instrument
-
-        instrument(program)
-        program.memsafety = True
-        for f in program.all_functions():
-            f.fingerprint = ""
-        assign_fingerprints(program)
+    _prepare(program, opts)
     result = _verify_guarded(program, opts)
     if opts.cache is not None and selfcheck.enabled() and _used_cache(result):
         scratch = _verify_guarded(program, opts._replace(cache=None))
@@ -52,6 +44,27 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
         if problem is not None:
             raise selfcheck.failure(problem, cached_json, scratch_json)
     return result
+
+
+def _prepare(program: Program, opts: VerifyOptions) -> None:
+    """What the options add to the CFA: failing allocations, the memory-safety checks."""
+    changed = False
+    if opts.alloc_may_fail and not program.alloc_may_fail:
+        from .cfa.allocation import let_allocation_fail
+
+        let_allocation_fail(program)
+        program.alloc_may_fail = changed = True
+    if opts.property == "memsafety" and not program.memsafety:
+        from .cfa.memsafety import instrument
+
+        instrument(program)
+        program.memsafety = changed = True
+    if changed:
+        from .cfa.fingerprint import assign_fingerprints
+
+        for f in program.all_functions():
+            f.fingerprint = ""
+        assign_fingerprints(program)
 
 
 def _used_cache(result: VerificationResult) -> bool:

@@ -31,6 +31,7 @@ CHANGES: dict[str, tuple[object, set[str]]] = {
     "predicate_theory": ("lia", EVERY),  # value+predicate uses a theory
     "order": ("bfs", EVERY),
     "property": ("memsafety", EVERY),  # the checks are part of the CFA being analysed
+    "alloc_may_fail": (True, EVERY),  # so are the failing allocations
     "max_violations": (20, RUN),
     "harness": (False, RUN),  # a result carries its harness
     "extra_search_after_violation": (5.0, RUN),

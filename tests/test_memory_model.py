@@ -243,3 +243,18 @@ def test_values_and_keys():
     assert Ptr("x", None) != Ptr("x", 0)
     assert Zero(frozenset({(0, 4)})) != Zero()
     assert Heap(4) != Heap(4, True)
+
+
+def test_allocation_succeeds_unless_the_option_lets_it_fail(tmp_path: Path):
+    code = """
+int main(void) {
+  int *a = malloc(4 * sizeof(int));
+  int *b = malloc(4 * sizeof(int));
+  if (a == 0 && b != 0) { free(b); assert(0); }
+  free(a); free(b);
+  return 0;
+}
+"""
+    assert run(code, tmp_path).verdict == "TRUE"
+    r = false_replayed(code, tmp_path, alloc_may_fail=True)  # the harness's malloc fails the first call
+    assert [i.source for i in r.violations[0].inputs].count("__cbam_alloc_fails") == 2

@@ -80,6 +80,18 @@ def write_harness(program: Program, violation: Violation, source_name: str) -> s
     for name in ("__VERIFIER_assume", "assume_abort_if_not"):
         if name in program.declared and name not in defined:
             lines += [f"void {name}(int c) {{ if (!c) exit(0); }}", ""]
+    if "__cbam_alloc_fails" in by_fn:
+        # The program's allocations fail where the counterexample says (the harness's own
+        # malloc, over glibc's: a libc-internal allocation would take a decision too).
+        lines += [
+            "extern void *__libc_malloc(__SIZE_TYPE__);",
+            "extern void *__libc_calloc(__SIZE_TYPE__, __SIZE_TYPE__);",
+            "extern void *__libc_realloc(void *, __SIZE_TYPE__);",
+            "void *malloc(__SIZE_TYPE__ n) { return __cbam_alloc_fails() ? 0 : __libc_malloc(n); }",
+            "void *calloc(__SIZE_TYPE__ n, __SIZE_TYPE__ s) { return __cbam_alloc_fails() ? 0 : __libc_calloc(n, s); }",
+            "void *realloc(void *p, __SIZE_TYPE__ n) { return __cbam_alloc_fails() ? 0 : __libc_realloc(p, n); }",
+            "",
+        ]
     if program.entry != "main" and program.entry in program.functions:
         lines += _entry_call(program, violation)
     return "\n".join(lines)

@@ -109,6 +109,7 @@ class Program:
     source_key: str | None = None  # content address of what the front end read (frontend.source_key)
     load_stats: dict = field(default_factory=dict)  # what the front end parsed, built and reused
     memsafety: bool = False  # the memory-safety checks are in the CFA (cfa/memsafety.py)
+    alloc_may_fail: bool = False  # allocations may return NULL (cfa/allocation.py)
 
     def all_functions(self) -> list[FunctionCFA]:
         return [self.start, *self.functions.values()]
