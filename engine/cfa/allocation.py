@@ -5,8 +5,9 @@ an input named ``__cbam_alloc_fails``: the harness's malloc returns NULL where i
 
 from __future__ import annotations
 
-from .cfa import CFANode, FunctionCFA, Program, VarInfo
-from .ir import AssignEdge, AssumeEdge, Binary, Cast, Const, Edge, ExternalCallEdge, Nondet, Var
+from .cfa import FunctionCFA, Program, VarInfo
+from .ir import AssignEdge, AssumeEdge, Binary, Cast, Const, ExternalCallEdge, Nondet, Var
+from .rewrite import link, move_start, new_node
 
 FAILING = ("malloc", "calloc", "realloc")
 CHOICE = "__cbam_alloc_fails"
@@ -26,25 +27,12 @@ def _branch(program: Program, f: FunctionCFA, e: ExternalCallEdge, int_t) -> Non
     program.vars[name] = VarInfo(name, int_t, f.name, is_temp=True)
     choice = Var(name, int_t)
     pred, succ = e.pred, e.succ
-    pred.out.remove(e)
-    chosen, fails, calls = _node(f), _node(f), _node(f)
-    _link(AssignEdge(pred=pred, succ=chosen, range=e.range, text=e.text, lhs=choice, rhs=Nondet(int_t, CHOICE)))
+    chosen, fails, calls = new_node(f), new_node(f), new_node(f)
+    link(AssignEdge(pred=pred, succ=chosen, range=e.range, text=e.text, lhs=choice, rhs=Nondet(int_t, CHOICE)))
     cond = Binary("!=", choice, Const(0, int_t), int_t)
-    _link(AssumeEdge(pred=chosen, succ=fails, range=e.range, text=e.text, cond=cond, truth=True))
-    _link(AssumeEdge(pred=chosen, succ=calls, range=e.range, text=e.text, cond=cond, truth=False))
+    link(AssumeEdge(pred=chosen, succ=fails, range=e.range, text=e.text, cond=cond, truth=True))
+    link(AssumeEdge(pred=chosen, succ=calls, range=e.range, text=e.text, cond=cond, truth=False))
     assert e.lhs is not None
-    _link(AssignEdge(pred=fails, succ=succ, range=e.range, text=e.text, lhs=e.lhs,
+    link(AssignEdge(pred=fails, succ=succ, range=e.range, text=e.text, lhs=e.lhs,
                      rhs=Cast(Const(0, int_t), e.lhs.type)))
-    e.pred = calls
-    calls.out.append(e)
-
-
-def _node(f: FunctionCFA) -> CFANode:
-    n = CFANode(f.name, max(x.id for x in f.nodes) + 1)
-    f.nodes.append(n)
-    return n
-
-
-def _link(e: Edge) -> None:
-    e.pred.out.append(e)
-    e.succ.inn.append(e)
+    move_start(e, calls)

@@ -14,7 +14,7 @@ failing assert ends the path as abort() would.
 
 from __future__ import annotations
 
-from .cfa import CFANode, ErrorInfo, FunctionCFA, Program
+from .cfa import ErrorInfo, FunctionCFA, Program
 from .ctype import ArrayType, CType
 from .ir import (
     AddrOf,
@@ -34,6 +34,7 @@ from .ir import (
     Var,
 )
 from .layout import Layout
+from .rewrite import link, move_start, new_node
 
 KINDS = ("valid-deref", "valid-free", "valid-memtrack")
 _COPIES = {"memset": (0, None, 2), "memcpy": (0, 1, 2), "memmove": (0, 1, 2), "__builtin_memset": (0, None, 2),
@@ -145,30 +146,16 @@ def _static_in_bounds(x: Index) -> bool:
 
 def _guard(f: FunctionCFA, e: Edge, checks: list[tuple[Valid, str]]) -> None:
     """pred --[valid_1]--> ... --[valid_k]--> (new) --e--> succ, each check failing into an error."""
-    pred = e.pred
-    pred.out.remove(e)
-    cur = pred
+    cur = e.pred
     for v, message in checks:
-        ok = _node(f)
-        bad = _node(f)
+        ok = new_node(f)
+        bad = new_node(f)
         kind = {"free": "valid-free", "memtrack": "valid-memtrack"}.get(v.kind, "valid-deref")
         bad.error = ErrorInfo(kind, message, e.range, str(v))
-        _link(AssumeEdge(pred=cur, succ=ok, range=e.range, text=e.text, cond=v, truth=True))
-        _link(AssumeEdge(pred=cur, succ=bad, range=e.range, text=e.text, cond=v, truth=False))
+        link(AssumeEdge(pred=cur, succ=ok, range=e.range, text=e.text, cond=v, truth=True))
+        link(AssumeEdge(pred=cur, succ=bad, range=e.range, text=e.text, cond=v, truth=False))
         cur = ok
-    e.pred = cur
-    cur.out.append(e)
-
-
-def _node(f: FunctionCFA) -> CFANode:
-    n = CFANode(f.name, max(x.id for x in f.nodes) + 1)
-    f.nodes.append(n)
-    return n
-
-
-def _link(e: Edge) -> None:
-    e.pred.out.append(e)
-    e.succ.inn.append(e)
+    move_start(e, cur)
 
 
 __all__ = ["instrument", "KINDS"]

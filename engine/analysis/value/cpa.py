@@ -309,10 +309,7 @@ class ValueCPA(CPA):
         def ev(e: Expr) -> Any:
             return evaluate(e, lookup, view)
 
-        if isinstance(edge, AssignEdge):
-            assert edge.lhs is not None and edge.rhs is not None
-            mem.assign(view, edge.lhs, edge.rhs, ev)
-        elif isinstance(edge, AssumeEdge):
+        if isinstance(edge, AssumeEdge):
             assert edge.cond is not None
             v = ev(edge.cond)
             if v is not None:
@@ -325,19 +322,9 @@ class ValueCPA(CPA):
             if isinstance(solved, tuple) and solved[0] not in state.m:
                 return [state.set(solved[0], solved[1])]
             return [state]
-        elif isinstance(edge, DeclEdge):
-            assert edge.var is not None
-            mem.declare(view, edge.var, edge.init, ev, edge.length)
-        elif isinstance(edge, ReturnEdge):
-            if edge.result_var is not None:
-                if edge.value is None:
-                    mem.declare(view, edge.result_var, None, ev)
-                else:
-                    mem.assign(view, edge.result_var, edge.value, ev)
-        elif isinstance(edge, ExternalCallEdge):
-            mem.external_call(view, edge, ev, self.globals)
-        elif not isinstance(edge, BlankEdge | AbortEdge):
+        if not isinstance(edge, AssignEdge | DeclEdge | ReturnEdge | ExternalCallEdge | BlankEdge | AbortEdge):
             raise TypeError(f"value analysis: unexpected edge {type(edge).__name__}")
+        mem.apply(view, edge, ev, self.globals)
         return [state if view.m is state.m else ValueState(view.m, state.c)]
 
     def _transfer(self, state: ValueState, edge: Edge) -> list[ValueState]:

@@ -20,7 +20,7 @@ all further ones: its reads are unknown and its writes havoc it.
 
 Soundness rules: a missing key is an unknown value. A write through an unknown pointer,
 out of bounds or to freed memory (undefined behaviour) forgets all memory: no TRUE relies on
-such a path being impossible. A write at an unknown offset forgets the object.
+such a path being impossible; so does a write at an unknown offset (it may be out of bounds).
 """
 
 from __future__ import annotations
@@ -337,10 +337,12 @@ class View:
     # ---- writes ----------------------------------------------------------------------
     def store(self, addr: Ptr | int | None, t: CType, value: Any) -> None:
         size = self.mem.layout.sizeof(t)
-        if not isinstance(addr, Ptr) or size is None:
-            self.forget_all()  # through an unknown or NULL pointer: undefined, or anywhere
+        if not isinstance(addr, Ptr) or size is None or addr.off is None:
+            # Through an unknown or NULL pointer, or at an unknown offset: it may be anywhere
+            # (out of bounds is undefined): no TRUE may rely on where it went.
+            self.forget_all()
             return
-        if addr.off is None or is_summary(addr.obj):
+        if is_summary(addr.obj):
             self.forget_object(addr.obj)
             return
         self.write(addr.obj, addr.off, size, value)
@@ -403,24 +405,23 @@ class View:
                     out.append((s[1], s[2], v))
         return out
 
+    def _in_bounds(self, p: Any, n: Any) -> bool:
+        """Whether ``n`` bytes at ``p`` are known to lie in one (non-summary) object. A block
+        write that is not known to is treated as possibly out of bounds: it forgets all memory."""
+        if not isinstance(p, Ptr) or p.off is None or type(n) is not int or is_summary(p.obj):
+            return False
+        size = self.object_size(p.obj)
+        return size is not None and 0 <= p.off and p.off + n <= size
+
     def fill(self, dst: Ptr | int | None, byte: Any, n: Any) -> None:
         """memset(dst, byte, n)."""
-        if not isinstance(dst, Ptr) or type(n) is not int:
-            if isinstance(dst, Ptr) and not is_summary(dst.obj) and dst.off is not None:
-                self.forget_object(dst.obj)
-            else:
-                self.forget_all()
+        if not self._in_bounds(dst, n):
+            self.forget_all()
             return
+        assert isinstance(dst, Ptr) and dst.off is not None
         if n == 0:
             return
-        osize = self.object_size(dst.obj)
-        if dst.off is None or osize is None or dst.off < 0 or dst.off + n > osize or is_summary(dst.obj):
-            if dst.off is not None and osize is not None and not is_summary(dst.obj) and dst.off + n <= osize:
-                self.forget_object(dst.obj)
-            else:
-                self.forget_all()
-            return
-        if byte == 0 and dst.off == 0 and n == osize:
+        if byte == 0 and dst.off == 0 and n == self.object_size(dst.obj):
             self.declare(dst.obj, zero=True)
             return
         if n > MAX_ENUMERATED:
@@ -431,21 +432,17 @@ class View:
 
     def copy(self, dst: Ptr | int | None, src: Ptr | int | None, n: Any) -> None:
         """memcpy / memmove / struct assignment: ``n`` bytes from ``src`` to ``dst``."""
-        if not isinstance(dst, Ptr) or not isinstance(src, Ptr) or type(n) is not int or dst.off is None \
-                or is_summary(dst.obj):
-            if isinstance(dst, Ptr) and dst.off is not None and not is_summary(dst.obj) and type(n) is int:
-                self.forget_object(dst.obj)
-            elif isinstance(dst, Ptr) and not is_summary(dst.obj) and dst.off is None:
-                self.forget_object(dst.obj)
-            else:
-                self.forget_all()
-            return
-        if n == 0:
-            return
-        dsize = self.object_size(dst.obj)
-        if dsize is None or dst.off < 0 or dst.off + n > dsize:
+        if not self._in_bounds(dst, n):
             self.forget_all()
             return
+        assert isinstance(dst, Ptr) and dst.off is not None
+        if n == 0:
+            return
+        if not isinstance(src, Ptr):
+            self.forget_object(dst.obj)  # the bytes copied are unknown
+            return
+        dsize = self.object_size(dst.obj)
+        assert dsize is not None
         ssize = self.object_size(src.obj)
         if src.off is None or ssize is None or src.off < 0 or src.off + n > ssize or is_summary(src.obj):
             self.forget_object(dst.obj)  # the bytes copied are unknown (or the read is undefined)
@@ -841,6 +838,24 @@ def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], global
             view.forget_all()
     if edge.lhs is not None:
         assign_value(view, edge.lhs, result, evaluate)
+
+
+def apply(view: View, edge: Any, evaluate: Callable[[Expr], Any], globals_: frozenset[str]) -> None:
+    """The effect of an assignment, declaration, return or external call on ``view``."""
+    from ...cfa.ir import AssignEdge, DeclEdge, ExternalCallEdge, ReturnEdge
+
+    if isinstance(edge, AssignEdge):
+        assign(view, edge.lhs, edge.rhs, evaluate)
+    elif isinstance(edge, DeclEdge):
+        declare(view, edge.var, edge.init, evaluate, edge.length)
+    elif isinstance(edge, ReturnEdge):
+        if edge.result_var is not None:
+            if edge.value is None:
+                declare(view, edge.result_var, None, evaluate)
+            else:
+                assign(view, edge.result_var, edge.value, evaluate)
+    elif isinstance(edge, ExternalCallEdge):
+        external_call(view, edge, evaluate, globals_)
 
 
 def value_to_json(v: Any) -> Any:

@@ -109,20 +109,7 @@ class PathSemantics:
                     out[self.inst(p, nf)] = val
             return out
         if st.kind == "summary":
-            assert isinstance(e, CallEdge) and st.summary is not None
-            callee = self.program.functions[e.callee]
-            for a, p in zip(e.args, callee.params):
-                val = evaluate(a, lookup)
-                if val is not None and val != st.summary["params"][p]:
-                    return CONTRADICTION
-            out = v
-            for name, val in st.summary["outputs"].items():
-                if name == callee.result_var:
-                    if e.lhs is not None:
-                        out = self._assign(out, e.lhs, val, frame)
-                else:
-                    out = self._assign(out, Var(name, self.vars[name].type), val, frame)
-            return out
+            return self._summary_step(v, i)
         if st.kind == "return":
             assert isinstance(e, CallEdge)
             callee = self.program.functions[e.callee]
@@ -242,19 +229,7 @@ class PathSemantics:
                 out[self.inst(solved[0], frame)] = solved[1]
                 return out
             return v
-        if isinstance(e, AssignEdge):
-            mem.assign(view, e.lhs, e.rhs, ev)
-        elif isinstance(e, DeclEdge):
-            assert e.var is not None
-            mem.declare(view, e.var, e.init, ev, e.length)
-        elif isinstance(e, ReturnEdge):
-            if e.result_var is not None:
-                if e.value is None:
-                    mem.declare(view, e.result_var, None, ev)
-                else:
-                    mem.assign(view, e.result_var, e.value, ev)
-        elif isinstance(e, ExternalCallEdge):
-            mem.external_call(view, e, ev, self.globals)
+        mem.apply(view, e, ev, self.globals)
         return view.m
 
     def _summary_step(self, v: Values, i: int) -> Values | None:
