@@ -258,3 +258,20 @@ int main(void) {
     assert run(code, tmp_path).verdict == "TRUE"
     r = false_replayed(code, tmp_path, alloc_may_fail=True)  # the harness's malloc fails the first call
     assert [i.source for i in r.violations[0].inputs].count("__cbam_alloc_fails") == 2
+
+
+def test_a_freed_objects_address_may_be_reused(tmp_path: Path):
+    # sv-benchmarks memsafety/cmp-freed-ptr: malloc may return the address just freed, so the
+    # comparison may hold and free(x) may run twice. Never TRUE.
+    code = """
+struct T { struct T *next; };
+int main(void) {
+  struct T *y = malloc(sizeof *y);
+  free(y);
+  struct T *x = malloc(sizeof *x);
+  if (x == y) free(x);
+  free(x);
+  return 0;
+}
+"""
+    assert run(code, tmp_path, property="memsafety").verdict != "TRUE"

@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...cfa.cfa import Program
-from ...cfa.ctype import ArrayType, CType, FunctionType, IntType, PointerType, StructType, VoidType
+from ...cfa.ctype import ArrayType, CType, IntType, PointerType, StructType
 from ...cfa.ir import (
     AddrOf,
     Binary,
@@ -714,7 +714,9 @@ def _pointer_binary(e: Binary, view: View, evaluate: Callable[[Expr], Any]) -> A
                 return int({"==": a.off == b.off, "!=": a.off != b.off, "<": a.off < b.off,
                             ">": a.off > b.off, "<=": a.off <= b.off, ">=": a.off >= b.off}[e.op])
             if e.op in ("==", "!="):
-                return int(e.op == "!=")  # distinct objects never share an address
+                if _freed(view, a.obj) or _freed(view, b.obj):
+                    return None  # the allocator may have reused a freed object's address
+                return int(e.op == "!=")  # distinct live objects never share an address
             return None
         other = b if isinstance(a, Ptr) else a
         if other == 0 and e.op in ("==", "!="):
@@ -723,8 +725,11 @@ def _pointer_binary(e: Binary, view: View, evaluate: Callable[[Expr], Any]) -> A
     return None
 
 
-def is_pointer_like(t: CType) -> bool:
-    return isinstance(t, PointerType | ArrayType | FunctionType) or isinstance(t, VoidType)
+def _freed(view: View, obj: str) -> bool:
+    h = view.get(heap_key(obj))
+    return isinstance(h, Heap) and h.freed
+
+
 
 
 
