@@ -213,6 +213,8 @@ int main(void) {
     ("int *a = malloc(sizeof(int)); free(a); *a = 3;", "valid-deref"),
     ("int *p = 0; if (__VERIFIER_nondet_int()) *p = 1;", "valid-deref"),
     ("int *a = malloc(sizeof(int)); if (__VERIFIER_nondet_int()) free(a);", "valid-memtrack"),
+    ("int *a = malloc(sizeof(int)); a = 0; if (__VERIFIER_nondet_int()) abort();", "valid-memtrack"),
+    ("char b[4]; strcpy(b, \"abcd\");", "valid-deref"),
 ])
 def test_memory_errors_are_reported_as_their_own_kind(tmp_path: Path, code: str, kind: str):
     r = run("int main(void) { " + code + " return 0; }", tmp_path, property="memsafety")
@@ -235,6 +237,8 @@ int main(void) {
     assert run(code, tmp_path, property="memsafety").verdict == "TRUE"
     kept = "struct n { struct n *next; } *head;\nint main(void) { head = malloc(sizeof *head); head->next = 0; return 0; }"
     assert run(kept, tmp_path, property="memsafety").verdict == "TRUE"  # still reachable: tracked
+    held = "int main(void) { int *a = malloc(4); if (__VERIFIER_nondet_int()) abort(); free(a); return 0; }"
+    assert run(held, tmp_path, property="memsafety").verdict == "TRUE"  # at abort() a still points to it
 
 
 def test_values_and_keys():

@@ -224,18 +224,51 @@ class MemoryState:
             self.zero(b, size)
         return b
 
+    def _string_bound(self) -> int:
+        """A bound on how far a string can reach: the largest object (all sizes must be known)."""
+        top = 1
+        for size in self.sizes.values():
+            v = z3.simplify(size)
+            if not z3.is_bv_value(v) or v.as_long() > 4096:
+                raise MemoryUnsupported("string functions on objects of unknown or large size")
+            top = max(top, v.as_long())
+        return top
+
+    def terminated(self, p: z3.ExprRef) -> z3.BoolRef:
+        """A NUL lies between ``p`` and the end of its live object."""
+        bound = self._string_bound()
+        oid, off = self.oid(p), self.offset(p)
+        size = z3.BitVecVal(0, self.bits)
+        for k, sz in self.sizes.items():
+            size = z3.If(oid == z3.BitVecVal(k, self.id_bits), sz, size)
+        nul = [z3.And(z3.ULT(off + i, size), z3.Select(self.mem, p + i) == 0) for i in range(bound)]
+        return z3.And(self.valid(p, 1), z3.Or(*nul))
+
+    def string_length(self, p: z3.ExprRef) -> z3.ExprRef:
+        bound = self._string_bound()
+        out = z3.BitVecVal(bound, self.bits)
+        for i in reversed(range(bound)):
+            out = z3.If(z3.Select(self.mem, p + i) == 0, z3.BitVecVal(i, self.bits), out)
+        return out
+
     def freeable(self, p: z3.ExprRef) -> z3.BoolRef:
         oid = self.oid(p)
         heap = z3.Or(*[oid == z3.BitVecVal(k, self.id_bits) for k in self.heap]) if self.heap else z3.BoolVal(False)
         return z3.Or(p == 0, z3.And(self.offset(p) == 0, heap, z3.Select(self.live, oid)))
 
-    def tracked(self, global_pointers: list[z3.ExprRef]) -> z3.BoolRef:
-        """No live heap object is lost: each is pointed to by a global pointer or by a pointer
-        stored in a global object or in another live heap object. (A lost cycle counts as
+    def tracked(self, pointers: list[z3.ExprRef], frames: set[int]) -> z3.BoolRef:
+        """No live heap object is lost: each is pointed to by one of ``pointers`` (the plain
+        pointer variables of the globals and of the active calls' ``frames``), or by a pointer
+        stored in their objects or in another live heap object. (A lost cycle counts as
         tracked: a violation is only reported where it is certain.)"""
         ptr_bytes = self.bits // 8
-        holders = [(oid, True) for key, oid in self.names.items()
-                   if "@" not in key and not key.startswith(("#s:", "#f:"))]
+
+        def alive(key: str) -> bool:
+            if key.startswith(("#s:", "#f:")):
+                return False
+            return "@" not in key or int(key.rsplit("@", 1)[1]) in frames
+
+        holders = [(oid, True) for key, oid in self.names.items() if alive(key)]
         holders += [(oid, False) for oid in self.heap]
         sizes = {}
         for oid, _ in holders:
@@ -247,7 +280,7 @@ class MemoryState:
         for k in self.heap:
             kk = z3.BitVecVal(k, self.id_bits)
             conds = [z3.Select(self.live, kk)]
-            conds += [self.oid(g) != kk for g in global_pointers]
+            conds += [self.oid(g) != kk for g in pointers]
             for oid, always in holders:
                 if oid == k:
                     continue

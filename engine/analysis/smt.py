@@ -142,6 +142,7 @@ class PathEncoder:
         self.frame = 0
         self.mem = MemoryState(program)
         self.objects = memory_variables(program)
+        self.live_frames: list[int] = [0]  # the frames of the calls active at the current step
 
     def inst(self, name: str, frame: int) -> str:
         info = self.vars.get(name)
@@ -191,12 +192,26 @@ class PathEncoder:
             return self.mem.string(e.text, parse_string(e.text))
         if isinstance(e, Valid):
             if e.kind == "memtrack":
-                pointers = [self.read(n, info.type, 0) for n, info in self.vars.items()
-                            if info.is_global and n not in self.objects and isinstance(info.type, PointerType)]
-                return z3.If(self.mem.tracked(pointers), z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
+                frames = set(self.live_frames)
+                pointers = []
+                for n, info in self.vars.items():
+                    if n in self.objects or not isinstance(info.type, PointerType):
+                        continue
+                    for f in ([0] if info.is_global else frames):
+                        term = self.cur.get(self.inst(n, f))
+                        if term is not None:
+                            pointers.append(term)
+                return z3.If(self.mem.tracked(pointers, frames), z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
+            if e.kind == "opaque":
+                raise EncodingUnsupported("memory accesses of an external function cbam does not model")
             p = self.expr(e.ptr, frame, step)
             if e.kind == "free":
                 ok = self.mem.freeable(p)
+            elif e.kind == "string":
+                ok = self.mem.terminated(p)
+            elif e.kind == "strcpy":
+                src = self.expr(e.size, frame, step)
+                ok = z3.And(self.mem.terminated(src), self.mem.valid(p, self.mem.string_length(src) + 1))
             else:
                 n = bv_cast(self.expr(e.size, frame, step), self.scalar(e.size.type),
                             IntType("uintptr", self.mem.bits, False, 4))
@@ -379,6 +394,7 @@ class PathEncoder:
             poll()
             self.enc.writes.append([])
             frame = frames[i]
+            self.live_frames = [*stack, frame]
             e = st.edge
             try:
                 if st.kind == "call":

@@ -15,8 +15,9 @@ failing assert ends the path as abort() would.
 from __future__ import annotations
 
 from .cfa import ErrorInfo, FunctionCFA, Program
-from .ctype import ArrayType, CType
+from .ctype import ArrayType, CType, IntType
 from .ir import (
+    AbortEdge,
     AddrOf,
     AssignEdge,
     AssumeEdge,
@@ -53,13 +54,16 @@ def instrument(program: Program) -> None:
             checks = _checks(e, layout, program)
             if checks:
                 _guard(f, e, checks)
-    # When the program ends (main returned: its locals are gone), every allocated object must
-    # be freed or still reachable from a global.
-    start = program.start
-    for e in [e for n in list(start.nodes) for e in n.out if isinstance(e, ReturnEdge)]:
-        size_t = program.data_model.size_t
-        v = Valid(Const(0, size_t), Const(0, size_t), "memtrack", program.data_model.int)
-        _guard(start, e, [(v, "memory allocated on this path is neither freed nor reachable when the program ends")])
+    # When the program ends (main returned, its locals gone; or abort/exit, the active calls'
+    # locals still there), every allocated object must be freed or still reachable.
+    size_t = program.data_model.size_t
+    track = Valid(Const(0, size_t), Const(0, size_t), "memtrack", program.data_model.int)
+    message = "memory allocated on this path is neither freed nor reachable when the program ends"
+    for e in [e for n in list(program.start.nodes) for e in n.out if isinstance(e, ReturnEdge)]:
+        _guard(program.start, e, [(track, message)])
+    for f in program.all_functions():
+        for e in [e for n in list(f.nodes) for e in n.out if isinstance(e, AbortEdge)]:
+            _guard(f, e, [(track, message)])
 
 
 def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]]:
@@ -126,6 +130,21 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
                 if k is not None:
                     out.append((Valid(e.args[k], e.args[n], "deref", int_t),
                                 f"{name} may access memory out of bounds of `{e.args[k]}`"))
+        elif name == "strlen" and e.args:
+            out.append((Valid(e.args[0], Const(0, size_t), "string", int_t),
+                        f"strlen may read past the end of `{e.args[0]}` (no terminating NUL in bounds)"))
+        elif name == "strcpy" and len(e.args) >= 2:
+            out.append((Valid(e.args[1], Const(0, size_t), "string", int_t),
+                        f"strcpy may read past the end of `{e.args[1]}` (no terminating NUL in bounds)"))
+            out.append((Valid(e.args[0], e.args[1], "strcpy", int_t),
+                        f"strcpy may write past the end of `{e.args[0]}`"))
+        elif name not in ("malloc", "calloc", "alloca", "__builtin_alloca", "realloc") and any(
+                not isinstance(a.type, IntType) for a in e.args):
+            # What it reads or writes through its pointers is not modelled: never assumed safe.
+            for a in e.args:
+                if not isinstance(a.type, IntType):
+                    out.append((Valid(a, Const(0, size_t), "opaque", int_t),
+                                f"{name} may access memory through `{a}` out of bounds (cbam does not model it)"))
     return out
 
 

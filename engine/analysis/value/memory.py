@@ -605,51 +605,33 @@ def evaluate_memory(e: Expr, view: View, evaluate: Callable[[Expr], Any]) -> Any
 
 
 def _tracked(view: View) -> int | None:
-    """Whether every live heap object is reachable from a global (None: the state cannot tell)."""
-    mem = view.mem
+    """Whether every live heap object is reachable from a variable the state holds (globals and
+    the current call's locals); None when the state cannot tell (a caller's locals are not in a
+    callee's state, and an unknown pointer may reach anything)."""
     live = {object_of(k) for k, v in view.m.items() if k.endswith("[#]") and isinstance(v, Heap)
             and not v.freed and k.startswith(HEAP)}
     if not live:
         return 1
+    if any(is_summary(o) for o in live):
+        return None  # one pointer to it says nothing of the other instances it stands for
     reached: set[str] = set()
-    todo: list[str] = []
-    for name, info in mem.vars.items():
-        if not info.is_global:
-            continue
-        if name in mem.objects:
-            if _may_hold_pointers(info.type):
-                todo.append(name)
-        elif isinstance(info.type, PointerType):
-            v = view.m.get(name)
-            if v is None:
-                return None  # an unknown global pointer may point anywhere
-            if isinstance(v, Ptr):
-                todo.append(v.obj)
+    todo = [v.obj for k, v in view.m.items() if isinstance(v, Ptr) and not k.startswith(HEAP)]
     while todo:
         obj = todo.pop()
         if obj in reached:
             continue
         reached.add(obj)
-        for k, v in view.m.items():
-            if isinstance(v, Ptr) and object_of(k) == obj:
-                todo.append(v.obj)
-    # Every live object reached through known pointers: tracked. Otherwise the state cannot
-    # tell (an unknown pointer may still reach it); the path check decides a leak exactly.
+        prefix = obj + "["
+        todo.extend(v.obj for k, v in view.m.items() if isinstance(v, Ptr) and k.startswith(prefix))
     return 1 if live <= reached else None
-
-
-def _may_hold_pointers(t: CType) -> bool:
-    if isinstance(t, PointerType):
-        return True
-    if isinstance(t, ArrayType):
-        return _may_hold_pointers(t.elem)
-    return isinstance(t, StructType)
 
 
 def _valid(e: Valid, view: View, evaluate: Callable[[Expr], Any]) -> int | None:
     """Whether an access (or a free) is defined, if the state decides it."""
     if e.kind == "memtrack":
         return _tracked(view)
+    if e.kind == "opaque":
+        return None
     p = evaluate(e.ptr)
     if p is None:
         return None
@@ -669,7 +651,12 @@ def _valid(e: Valid, view: View, evaluate: Callable[[Expr], Any]) -> int | None:
         return int(p.off == 0 and not freed)
     if freed or p.obj.startswith(FUNCTION):
         return 0
+    if e.kind == "string":  # a NUL within the object (c_string_length reads in bounds only)
+        return None if view.c_string_length(p) is None else 1
     n = evaluate(e.size)
+    if e.kind == "strcpy":  # room for the source string and its NUL
+        length = view.c_string_length(n)
+        n = None if length is None else length + 1
     size = view.object_size(p.obj)
     if p.off is None or type(n) is not int or size is None:
         return None
