@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from cbam.engine import api
-from cbam.engine.api import DATA_MODELS, THEORIES, VerifyOptions
+from cbam.engine.api import DATA_MODELS, PROPERTIES, THEORIES, VerifyOptions
 
 SECTION = "cbam"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -100,6 +100,11 @@ SCHEMA: tuple[Spec, ...] = (
          "After the first confirmed violation, how long to look for more, in seconds.", minimum=0, maximum=3600),
     Spec("memoryLimitMb", "integer", 4096, "Memory limit of an analysis worker, in MB.",
          minimum=256, maximum=1_048_576),
+    Spec("property", "string", VerifyOptions._field_defaults["property"], "What to check.",
+         enum=PROPERTIES,
+         enum_descriptions=("No assertion fails (assert, __VERIFIER_assert, reach_error).",
+                            "No invalid dereference or free, and no leaked memory (SV-COMP valid-memsafety).")),
+    Spec("allocMayFail", "boolean", False, "malloc, calloc and realloc may return NULL (by default they succeed)."),
 )
 BY_KEY = {s.key: s for s in SCHEMA}
 
@@ -123,12 +128,15 @@ class Settings:
     max_violations: int
     extra_search_seconds: float
     memory_limit_mb: int
+    property: str
+    alloc_may_fail: bool
 
     def verify_options(self, cache: object, cancel: object) -> VerifyOptions:
         """What a worker verifies with: every result-relevant setting, in one place."""
         return VerifyOptions(config=self.config, predicate_theory=self.predicate_theory, timeout=float(self.timeout),
                              max_violations=self.max_violations, cache=cache, harness=False, cancel=cancel,
-                             extra_search_after_violation=float(self.extra_search_seconds))
+                             extra_search_after_violation=float(self.extra_search_seconds),
+                             property=self.property, alloc_may_fail=self.alloc_may_fail)
 
 
 if {f.name for f in fields(Settings)} != {s.attr for s in SCHEMA if not s.client_only}:  # pragma: no cover

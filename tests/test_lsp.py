@@ -601,3 +601,38 @@ async def test_a_new_edit_stops_the_stream(client: LanguageClient, tmp_path):
     after_edit = pubs[[p.version for p in pubs].index(2):]
     assert all(p.version == 2 for p in after_edit), "a result for the old text was published after the edit"
     assert [d.range.start.line for d in after_edit[-1].diagnostics] == [12]
+
+
+async def test_memory_errors_and_pointer_entries_in_the_editor(client: LanguageClient, tmp_path):
+    """A library function taking pointers (an entry: its parameter points to a fresh object) with
+    an assertion over memory, then the memory-safety setting: a double free is shown at the
+    faulty free, as its own kind."""
+    await start(client, tmp_path)
+    src = ("#include <assert.h>\n#include <stdlib.h>\n"
+           "struct acc { int total; int count; };\n"
+           "void add(struct acc *a, int v) {\n"
+           "  if (v < 0 || v > 9 || a->count < 0 || a->count > 3) return;\n"
+           "  a->count++;\n"
+           "  assert(a->count < 4);\n"
+           "}\n"
+           "void twice(int n) {\n"
+           "  int *p = malloc(sizeof *p);\n"
+           "  free(p);\n"
+           "  if (n == 3) free(p);\n"
+           "}\n")
+    uri = open_doc(client, tmp_path / "acc.c", src)
+    pub = await wait_diags(client, uri)
+    assert [d.range.start.line for d in pub.diagnostics] == [6]
+    assert "entry add, with arbitrary arguments" in pub.diagnostics[0].message
+    client.set_configuration({"cacheDir": str(tmp_path / "cache"), "property": "memsafety"}, section="cbam")
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    deadline = asyncio.get_running_loop().time() + 60
+    while True:
+        pubs = [p for p in client.published if p.uri == uri]
+        lines = [d.range.start.line for d in pubs[-1].diagnostics]
+        if lines == [11]:
+            break
+        assert asyncio.get_running_loop().time() < deadline, f"no memory-safety diagnostic: {lines}"
+        await asyncio.sleep(0.05)
+    d = pubs[-1].diagnostics[0]
+    assert d.data["kind"] == "valid-free" and "free(p)" in d.message
