@@ -279,3 +279,19 @@ int main(void) {
 }
 """
     assert run(code, tmp_path, property="memsafety").verdict != "TRUE"
+
+
+def test_structs_passed_and_returned_by_value(tmp_path: Path):
+    code = """
+struct pt { int x, y; };
+static struct pt moved(struct pt p) { p.x += 1; return p; }
+int main(void) {
+  struct pt a = {1, 2};
+  struct pt b = moved(a);
+  assert(a.x == 1 && b.x == 2 && b.y == 2);
+  assert(b.x + b.y == 5);
+  return 0;
+}
+"""
+    r = false_replayed(code, tmp_path)
+    assert r.violations[0].range.line == 12

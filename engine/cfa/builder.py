@@ -387,8 +387,6 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             t = pb.adjust_param(t)
             if isinstance(t, FloatType):
                 raise Unsupported("floating-point parameters", rng)
-            if isinstance(t, StructType):
-                raise Unsupported("struct parameters passed by value", rng)
             vid = self.unique_local(pname)
             pb.new_var(vid, t, self.name, is_param=True, range=rng)
             self.scope.vars[pname] = vid
