@@ -4,6 +4,7 @@ that no client re-derives what the engine knows."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -70,10 +71,16 @@ def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | Non
     chosen = list(entries) if entries else entry_points(program)
     results: list[VerificationResult] = []
     tables: list[list[FunctionReport]] = []
-    for entry in chosen:
+    # The time limit is the file's: each entry gets a fair share of what is left (an entry that
+    # finishes early leaves its rest to the others).
+    deadline = None if options.timeout is None else time.monotonic() + options.timeout
+    for k, entry in enumerate(chosen):
         prog = program if entry == "main" else load_program(path, text=text, options=pp, entry=entry,
                                                              preprocessed=preprocessed, store=options.cache)
         opts = options
+        if deadline is not None:
+            share = max(0.05, (deadline - time.monotonic()) / (len(chosen) - k))
+            opts = opts._replace(timeout=share)
         if on_partial is not None:
             def partial(r: VerificationResult, prog=prog, entry=entry) -> None:
                 _entry_messages(r, entry)
@@ -82,7 +89,7 @@ def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | Non
                                  [*tables, _functions(prog, r, options.cache is not None)], options)
                 report.result.partial = True
                 on_partial(report)
-            opts = options._replace(on_partial=partial)
+            opts = opts._replace(on_partial=partial)
         result = run_deep(lambda p=prog, o=opts: verify_program(p, o))
         _entry_messages(result, entry)
         results.append(result)

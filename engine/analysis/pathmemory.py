@@ -24,6 +24,8 @@ from ..cfa.cfa import Program
 from ..cfa.ctype import CType, IntType, PointerType
 from ..cfa.layout import Layout
 
+MAX_SYMBOLIC_COST = 30_000  # summed store-chain lengths under symbolic reads and writes
+
 
 class MemoryUnsupported(Exception):
     pass
@@ -62,7 +64,51 @@ class MemoryState:
         self.id_bits = 8 if self.bits == 32 else 16
         self.off_bits = self.bits - self.id_bits
         self.mem = z3.Array("mem#0", z3.BitVecSort(self.bits), z3.BitVecSort(8))
+        # Writes at concrete addresses since ``base``: a read at a concrete address takes the
+        # byte from here, or reads ``logged_from`` (no chain of stores for z3 to wade through).
+        self.logged_from = self.mem
+        self.log: dict[int, z3.ExprRef] = {}
+        # z3 can spend minutes, deaf to its time limit, on reads at symbolic addresses through
+        # long chains of stores: their total length is bounded (MAX_SYMBOLIC_COST).
+        self.depth = 0
+        self.cost = 0
         self.live = z3.Array("live#0", z3.BitVecSort(self.id_bits), z3.BoolSort())
+
+    # ---- bytes ----------------------------------------------------------------------------
+    @staticmethod
+    def _concrete(a: z3.ExprRef) -> int | None:
+        a = z3.simplify(a)
+        return a.as_long() if z3.is_bv_value(a) else None
+
+    def _symbolic(self) -> None:
+        self.cost += self.depth
+        if self.cost > MAX_SYMBOLIC_COST:
+            raise MemoryUnsupported("a path that reads or writes at symbolic addresses after more memory writes "
+                                    "than the solver handles in time")
+
+    def byte(self, a: z3.ExprRef) -> z3.ExprRef:
+        k = self._concrete(a)
+        if k is not None:
+            v = self.log.get(k)
+            return v if v is not None else z3.Select(self.logged_from, z3.BitVecVal(k, self.bits))
+        self._symbolic()
+        return z3.Select(self.mem, a)
+
+    def put(self, a: z3.ExprRef, v: z3.ExprRef) -> None:
+        self.mem = z3.Store(self.mem, a, v)
+        self.depth += 1
+        k = self._concrete(a)
+        if k is None:  # a write somewhere: the log no longer describes memory
+            self._symbolic()
+            self.logged_from, self.log = self.mem, {}
+        else:
+            self.log[k] = v
+
+    def replace(self, mem: z3.ExprRef) -> None:
+        self.mem = self.logged_from = mem
+        self.depth += 1
+        self._symbolic()
+        self.log = {}
 
     # ---- objects ------------------------------------------------------------------------
     def _new_id(self) -> int:
@@ -107,7 +153,7 @@ class MemoryState:
             self.names[key] = oid
             b = self.base(oid)
             for i, byte in enumerate(data):
-                self.constraints.append(z3.Select(self.mem, b + i) == z3.BitVecVal(byte & 0xFF, 8))
+                self.constraints.append(self.byte(b + i) == z3.BitVecVal(byte & 0xFF, 8))
         return self.base(oid)
 
     def function(self, name: str) -> z3.ExprRef:
@@ -141,16 +187,14 @@ class MemoryState:
     def load(self, p: z3.ExprRef, t: CType, step: int) -> z3.ExprRef:
         size = self._size(t)
         self.check(p, size, step)
-        parts = [z3.Select(self.mem, p + i) for i in range(size)]
+        parts = [self.byte(p + i) for i in range(size)]
         return parts[0] if size == 1 else z3.Concat(*reversed(parts))
 
     def store(self, p: z3.ExprRef, t: CType, v: z3.ExprRef, step: int) -> None:
         size = self._size(t)
         self.check(p, size, step)
-        m = self.mem
         for i in range(size):
-            m = z3.Store(m, p + i, z3.Extract(8 * i + 7, 8 * i, v))
-        self.mem = m
+            self.put(p + i, z3.Extract(8 * i + 7, 8 * i, v))
 
     def _size(self, t: CType) -> int:
         if not isinstance(t, IntType | PointerType):
@@ -168,34 +212,31 @@ class MemoryState:
 
     def fill(self, dst: z3.ExprRef, byte: z3.ExprRef, n: z3.ExprRef | int) -> None:
         if isinstance(n, int) and n <= 64:
-            m = self.mem
             for i in range(n):
-                m = z3.Store(m, dst + i, byte)
-            self.mem = m
+                self.put(dst + i, byte)
             return
         nn = z3.BitVecVal(n, self.bits) if isinstance(n, int) else n
         a = self._fresh_address()
         old = self.mem
-        self.mem = z3.Lambda([a], z3.If(z3.And(z3.ULE(dst, a), z3.ULT(a - dst, nn)), byte, z3.Select(old, a)))
+        self.replace(z3.Lambda([a], z3.If(z3.And(z3.ULE(dst, a), z3.ULT(a - dst, nn)), byte, z3.Select(old, a))))
 
     def copy(self, dst: z3.ExprRef, src: z3.ExprRef, n: z3.ExprRef | int) -> None:
         old = self.mem
         if isinstance(n, int) and n <= 64:
-            m = old
+            data = [self.byte(src + i) for i in range(n)]  # read all first: the ranges may overlap
             for i in range(n):
-                m = z3.Store(m, dst + i, z3.Select(old, src + i))
-            self.mem = m
+                self.put(dst + i, data[i])
             return
         nn = z3.BitVecVal(n, self.bits) if isinstance(n, int) else n
         a = self._fresh_address()
-        self.mem = z3.Lambda([a], z3.If(z3.And(z3.ULE(dst, a), z3.ULT(a - dst, nn)),
-                                        z3.Select(old, a - dst + src), z3.Select(old, a)))
+        self.replace(z3.Lambda([a], z3.If(z3.And(z3.ULE(dst, a), z3.ULT(a - dst, nn)),
+                                          z3.Select(old, a - dst + src), z3.Select(old, a))))
 
     def c_string_length(self, p: z3.ExprRef, step: int, bound: int = 64) -> z3.ExprRef:
         """strlen(p), for strings shorter than ``bound`` (a longer one is not a defined path here)."""
         out = z3.BitVecVal(bound, self.bits)
         for i in reversed(range(bound)):
-            out = z3.If(z3.Select(self.mem, p + i) == 0, z3.BitVecVal(i, self.bits), out)
+            out = z3.If(self.byte(p + i) == 0, z3.BitVecVal(i, self.bits), out)
         self.constraints.append(z3.ULT(out, z3.BitVecVal(bound, self.bits)))
         self.check(p, out + 1, step)
         return out
@@ -206,7 +247,7 @@ class MemoryState:
         one, zero, minus = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32), z3.BitVecVal(-1, 32)
         out: z3.ExprRef = zero
         for i in reversed(range(bound)):
-            x, y = z3.Select(self.mem, a + i), z3.Select(self.mem, b + i)
+            x, y = self.byte(a + i), self.byte(b + i)
             here = z3.If(x != y, z3.If(z3.ULT(x, y), minus, one), z3.If(x == 0, zero, out))
             if limit is not None:
                 here = z3.If(z3.UGE(z3.BitVecVal(i, self.bits), limit), zero, here)
@@ -241,14 +282,14 @@ class MemoryState:
         size = z3.BitVecVal(0, self.bits)
         for k, sz in self.sizes.items():
             size = z3.If(oid == z3.BitVecVal(k, self.id_bits), sz, size)
-        nul = [z3.And(z3.ULT(off + i, size), z3.Select(self.mem, p + i) == 0) for i in range(bound)]
+        nul = [z3.And(z3.ULT(off + i, size), self.byte(p + i) == 0) for i in range(bound)]
         return z3.And(self.valid(p, 1), z3.Or(*nul))
 
     def string_length(self, p: z3.ExprRef) -> z3.ExprRef:
         bound = self._string_bound()
         out = z3.BitVecVal(bound, self.bits)
         for i in reversed(range(bound)):
-            out = z3.If(z3.Select(self.mem, p + i) == 0, z3.BitVecVal(i, self.bits), out)
+            out = z3.If(self.byte(p + i) == 0, z3.BitVecVal(i, self.bits), out)
         return out
 
     def freeable(self, p: z3.ExprRef) -> z3.BoolRef:
@@ -286,7 +327,7 @@ class MemoryState:
                     continue
                 b = self.base(oid)
                 for off in range(0, sizes[oid] - ptr_bytes + 1, ptr_bytes):
-                    parts = [z3.Select(self.mem, b + off + i) for i in range(ptr_bytes)]
+                    parts = [self.byte(b + off + i) for i in range(ptr_bytes)]
                     stored = z3.Concat(*reversed(parts))
                     points = self.oid(stored) == kk
                     holder_live = z3.BoolVal(True) if always else z3.Select(self.live, z3.BitVecVal(oid, self.id_bits))

@@ -70,6 +70,21 @@ def solver_timeout(ms: int) -> int:
     return max(1, min(ms, int((deadline - time.monotonic()) * 1000)))
 
 
+def check_within(solver: z3.Solver, timeout_ms: int) -> z3.CheckSatResult:
+    """``solver.check()`` that returns by its time limit: z3 honours "timeout" only between
+    steps, and preprocessing a large array formula can take far longer; so a timer interrupts
+    the context as well (an interrupted check answers unknown)."""
+    ms = solver_timeout(timeout_ms)
+    solver.set("timeout", ms)
+    timer = threading.Timer(ms / 1000 + 0.05, solver.ctx.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        return solver.check()
+    finally:
+        timer.cancel()
+
+
 def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
     """``v`` of type ``src`` widened to ``bits`` by its signedness."""
     return v if bits == src.bits else (z3.SignExt if src.signed else z3.ZeroExt)(bits - src.bits, v)
@@ -289,7 +304,7 @@ class PathEncoder:
                 continue
             size = z3.simplify(self.mem.sizes[oid]).as_long()
             base = self.mem.base(oid)
-            data = [z3.Select(self.mem.mem, base + k) for k in range(size)]
+            data = [self.mem.byte(base + k) for k in range(size)]
             term = data[0] if size == 1 else z3.Concat(*reversed(data))
             param = name.split(ENTRY_OBJECT, 1)[1]
             self.enc.inputs.append(InputValue(f"input *{param}", IntType(f"bytes[{size}]", 8 * size, False, 9),
@@ -622,9 +637,8 @@ def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,
     except EncodingUnsupported as u:
         return Feasibility("unsupported", reason=u.what, unsupported_range=u.range)
     solver = z3.Solver() if enc.uses_memory else z3.SolverFor("QF_BV")
-    solver.set("timeout", solver_timeout(timeout_ms))
     solver.add(*enc.constraints)
-    res = solver.check()
+    res = check_within(solver, timeout_ms)
     if res == z3.unsat:
         return Feasibility("unsat", enc)
     if res != z3.sat:
