@@ -478,8 +478,8 @@ class ValueCPA(CPA):
     def generalize(self, reduced: ValueState, block: Block, prec: Any) -> ValueState:
         """The parametric entry of a generalizable block: its parameters' concrete values become
         symbols, so one analysis serves every call (instantiate specialises its exits)."""
-        if not self.generalizes or reduced.c is not None:
-            return reduced
+        if not self.generalizes or reduced.c is not None or self.memory is not None:
+            return reduced  # (symbolic evaluation is for the integer-only transfer)
         fn = block.function
         ok = self._generalizable.get(fn.name)
         if ok is None:
