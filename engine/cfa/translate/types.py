@@ -51,7 +51,13 @@ class TypeResolver:
                         self.vla_dims[1] = True
                         return ArrayType(elem, None)
                 else:
-                    size = self.const_int(node.dim, scope)
+                    try:
+                        size = self.const_int(node.dim, scope)
+                    except Unsupported as u:
+                        if getattr(self, "vla_dims", None) is not None:
+                            raise Unsupported("a variable-length array with a variable inner dimension",
+                                              u.where) from None
+                        raise
             return ArrayType(elem, size)
         if isinstance(node, c_ast.FuncDecl):
             ret = self.resolve_type(node.type, scope, where)
