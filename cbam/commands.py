@@ -63,6 +63,8 @@ def _add_verify(sub) -> None:
                         "is checked for memsafety")
     p.add_argument("--alloc-may-fail", action="store_true",
                    help="malloc, calloc and realloc may return NULL (by default allocation succeeds)")
+    p.add_argument("--entry-null", action="store_true",
+                   help="an entry function's pointer parameters may be NULL (by default each points to a fresh object)")
     p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
     p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
@@ -355,7 +357,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     opts = api.VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
                              max_violations=1000 if args.all_violations else 1, cache=store,
                              property=getattr(args, "_property", "unreach-call"),
-                             alloc_may_fail=getattr(args, "alloc_may_fail", False))
+                             alloc_may_fail=getattr(args, "alloc_may_fail", False),
+                             entry_null=getattr(args, "entry_null", False))
     pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
     if pp_text is None:
         pp_text = api.preprocess(source, None, pp)

@@ -25,6 +25,7 @@ _FIELDS = {
     "on_partial": None,
     "property": "unreach-call",
     "alloc_may_fail": False,
+    "entry_null": False,
 }
 
 PROPERTIES = ("unreach-call", "memsafety")
@@ -53,6 +54,9 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     property: str
     # malloc, calloc and realloc may return NULL (cfa/allocation.py); by default they succeed.
     alloc_may_fail: bool
+    # An entry function's pointer parameters may be NULL (cfa/nullable.py); by default each
+    # points to a fresh object.
+    entry_null: bool
 
     @property
     def theory(self) -> str:
@@ -66,6 +70,7 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
         # The memory-safety checks and failing allocations are in the CFA (its fingerprints), and here.
         extra = [self.property] if self.property != "unreach-call" else []
         extra += ["alloc-may-fail"] if self.alloc_may_fail else []
+        extra += ["entry-null"] if self.entry_null else []
         return [self.config, self.theory, self.order, *extra]
 
     def key_material(self) -> list:

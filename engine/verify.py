@@ -47,13 +47,19 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
 
 
 def _prepare(program: Program, opts: VerifyOptions) -> None:
-    """What the options add to the CFA: failing allocations, the memory-safety checks."""
+    """What the options add to the CFA: failing allocations, NULL entry pointers, the
+    memory-safety checks."""
     changed = False
     if opts.alloc_may_fail and not program.alloc_may_fail:
         from .cfa.allocation import let_allocation_fail
 
         let_allocation_fail(program)
         program.alloc_may_fail = changed = True
+    if opts.entry_null and not program.entry_null:
+        from .cfa.nullable import let_entry_pointers_be_null
+
+        let_entry_pointers_be_null(program)
+        program.entry_null = changed = True
     if opts.property == "memsafety" and not program.memsafety:
         from .cfa.memsafety import instrument
 

@@ -105,6 +105,8 @@ SCHEMA: tuple[Spec, ...] = (
          enum_descriptions=("No assertion fails (assert, __VERIFIER_assert, reach_error).",
                             "No invalid dereference or free, and no leaked memory (SV-COMP valid-memsafety).")),
     Spec("allocMayFail", "boolean", False, "malloc, calloc and realloc may return NULL (by default they succeed)."),
+    Spec("entryPointersMayBeNull", "boolean", False,
+         "An entry function's pointer parameters may be NULL (by default each points to a fresh object)."),
 )
 BY_KEY = {s.key: s for s in SCHEMA}
 
@@ -130,13 +132,15 @@ class Settings:
     memory_limit_mb: int
     property: str
     alloc_may_fail: bool
+    entry_pointers_may_be_null: bool
 
     def verify_options(self, cache: object, cancel: object) -> VerifyOptions:
         """What a worker verifies with: every result-relevant setting, in one place."""
         return VerifyOptions(config=self.config, predicate_theory=self.predicate_theory, timeout=float(self.timeout),
                              max_violations=self.max_violations, cache=cache, harness=False, cancel=cancel,
                              extra_search_after_violation=float(self.extra_search_seconds),
-                             property=self.property, alloc_may_fail=self.alloc_may_fail)
+                             property=self.property, alloc_may_fail=self.alloc_may_fail,
+                             entry_null=self.entry_pointers_may_be_null)
 
 
 if {f.name for f in fields(Settings)} != {s.attr for s in SCHEMA if not s.client_only}:  # pragma: no cover

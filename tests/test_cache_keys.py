@@ -32,6 +32,7 @@ CHANGES: dict[str, tuple[object, set[str]]] = {
     "order": ("bfs", EVERY),
     "property": ("memsafety", EVERY),  # the checks are part of the CFA being analysed
     "alloc_may_fail": (True, EVERY),  # so are the failing allocations
+    "entry_null": (True, EVERY),  # and the NULL entry pointers
     "max_violations": (20, RUN),
     "harness": (False, RUN),  # a result carries its harness
     "extra_search_after_violation": (5.0, RUN),

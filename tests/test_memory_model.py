@@ -295,3 +295,20 @@ int main(void) {
 """
     r = false_replayed(code, tmp_path)
     assert r.violations[0].range.line == 12
+
+
+def test_entry_pointers_may_be_null_on_request(tmp_path: Path):
+    code = """
+int get(int *p) { return *p; }
+"""
+    path = tmp_path / "lib.c"
+    path.write_text(HEADER + code)
+    from cbam.engine import api
+
+    fresh = api.verify_entries(str(path), options=api.VerifyOptions(timeout=20, property="memsafety"))
+    assert fresh.result.verdict == "TRUE"  # p points to a fresh int
+    null = api.verify_entries(str(path), options=api.VerifyOptions(timeout=20, property="memsafety",
+                                                                   entry_null=True))
+    assert null.result.verdict == "FALSE" and null.result.violations[0].kind == "valid-deref"
+    assert any(i.source == "input p == NULL" and i.value != 0 for i in null.result.violations[0].inputs)
+    assert "get((void *)0)" in null.result.violations[0].harness

@@ -112,7 +112,9 @@ def _entry_call(program: Program, violation: Violation) -> list[str]:
             # The object the parameter points to, byte for byte as in the counterexample.
             decls.append(f"void *{name}")
             key = f"*{name}"
-            if key in sizes:
+            if given.get(f"{name} == NULL"):
+                args.append("(void *)0")
+            elif key in sizes:
                 data = given[key].to_bytes(sizes[key], "little")
                 objects.append(f"static unsigned char __cbam_object_{name}[{sizes[key]}] "
                                f"__attribute__((aligned(16))) = {{{', '.join(str(b) for b in data)}}};")

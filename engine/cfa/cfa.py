@@ -110,6 +110,7 @@ class Program:
     load_stats: dict = field(default_factory=dict)  # what the front end parsed, built and reused
     memsafety: bool = False  # the memory-safety checks are in the CFA (cfa/memsafety.py)
     alloc_may_fail: bool = False  # allocations may return NULL (cfa/allocation.py)
+    entry_null: bool = False  # the entry's pointer parameters may be NULL (cfa/nullable.py)
 
     def all_functions(self) -> list[FunctionCFA]:
         return [self.start, *self.functions.values()]
