@@ -119,6 +119,8 @@ int main(void) {
   strcpy(buf, "hello");
   assert(strlen(buf) == 5);
   assert(strcmp(buf, "hello") == 0 && strncmp(buf, "help", 3) == 0);
+  strcat(buf, "!!");
+  assert(strlen(buf) == 7 && strchr(buf, '!') == buf + 5 && strchr(buf, 'z') == 0);
   struct pt a = {1, 2}, b;
   memcpy(&b, &a, sizeof a);
   assert(b.x == 1 && b.y == 2);

@@ -585,6 +585,21 @@ class PathEncoder:
             mem.check(dst, n, i)
             mem.copy(dst, src, n)
             result = dst
+        elif name == "strcat" and len(e.args) >= 2:
+            dst, src = arg(0), arg(1)
+            end = dst + mem.c_string_length(dst, i)
+            n = mem.c_string_length(src, i) + 1
+            mem.check(end, n, i)
+            mem.copy(end, src, n)
+            result = dst
+        elif name == "strchr" and len(e.args) >= 2:
+            s_, c = arg(0), z3.Extract(7, 0, arg(1))
+            n = mem.c_string_length(s_, i)
+            found = z3.BitVecVal(0, mem.bits)
+            for k in reversed(range(64)):
+                here = z3.BitVecVal(k, mem.bits)
+                found = z3.If(z3.And(z3.ULE(here, n), mem.byte(s_ + k) == c), s_ + k, found)
+            result = found
         else:
             if any(not isinstance(a.type, IntType) for a in e.args) and (mem.used or self.objects):
                 raise EncodingUnsupported(f"external function {e.callee} with pointer arguments")

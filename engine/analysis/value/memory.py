@@ -184,7 +184,7 @@ def uses_memory(program: Program) -> bool:
 ALLOCATORS = {"malloc": "malloc", "calloc": "calloc", "realloc": "realloc", "alloca": "malloc",
               "__builtin_alloca": "malloc", "valloc": "malloc"}
 MODELLED = set(ALLOCATORS) | {"free", "memset", "memcpy", "memmove", "strlen", "strcmp", "strncmp",
-                              "strcpy", "strncpy", "__builtin_memset", "__builtin_memcpy"}
+                              "strcpy", "strncpy", "strcat", "strchr", "__builtin_memset", "__builtin_memcpy"}
 
 
 class Memory:
@@ -808,6 +808,17 @@ def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], global
         result = view.c_string_compare(args[0], args[1], None)
     elif name == "strncmp" and len(args) >= 3:
         result = view.c_string_compare(args[0], args[1], args[2]) if type(args[2]) is int else None
+    elif name == "strchr" and len(args) >= 2:
+        result = _strchr(view, args[0], args[1])
+    elif name == "strcat" and len(args) >= 2:
+        length = view.c_string_length(args[0])
+        added = view.c_string_length(args[1])
+        dst = args[0]
+        if length is None or added is None or not isinstance(dst, Ptr) or dst.off is None:
+            view.forget_all()
+        else:
+            view.copy(Ptr(dst.obj, dst.off + length), args[1], added + 1)
+        result = dst
     elif name in ("strcpy", "strncpy") and len(args) >= 2:
         length = view.c_string_length(args[1])
         if name == "strcpy":
@@ -848,6 +859,22 @@ def apply(view: View, edge: Any, evaluate: Callable[[Expr], Any], globals_: froz
                 assign(view, edge.result_var, edge.value, evaluate)
     elif isinstance(edge, ExternalCallEdge):
         external_call(view, edge, evaluate, globals_)
+
+
+def _strchr(view: View, s: Any, c: Any) -> Any:
+    """strchr(s, c): a pointer to the first c in s (its NUL counts), or NULL."""
+    if not isinstance(s, Ptr) or s.off is None or type(c) is not int:
+        return None
+    byte = view.mem.program.data_model.uchar
+    for i in range(MAX_ENUMERATED):
+        x = view.read(s.obj, s.off + i, byte, 1)
+        if x is None:
+            return None
+        if x == c & 0xFF:
+            return Ptr(s.obj, s.off + i)
+        if x == 0:
+            return 0
+    return None
 
 
 def value_to_json(v: Any) -> Any:
