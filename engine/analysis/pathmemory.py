@@ -38,7 +38,6 @@ class Access:
     step: int
     valid: z3.BoolRef
     kind: str  # "deref" | "free"
-    text: str = ""
 
 
 @dataclass

@@ -183,8 +183,7 @@ def uses_memory(program: Program) -> bool:
 
 ALLOCATORS = {"malloc": "malloc", "calloc": "calloc", "realloc": "realloc", "alloca": "malloc",
               "__builtin_alloca": "malloc", "valloc": "malloc"}
-MODELLED = set(ALLOCATORS) | {"free", "memset", "memcpy", "memmove", "strlen", "strcmp", "strncmp",
-                              "strcpy", "strncpy", "strcat", "strchr", "__builtin_memset", "__builtin_memcpy"}
+
 
 
 class Memory:
@@ -196,7 +195,6 @@ class Memory:
         self.vars = program.vars
         self.objects = memory_variables(program)
         self.ptr_bits = program.data_model.pointer_bits
-        self.size_t = program.data_model.size_t
 
     def view(self, m: dict[str, Any], name: Callable[[str], str] = lambda n: n,
              base: Callable[[str], str] = lambda n: n) -> View:
@@ -247,8 +245,6 @@ class View:
         info = self.mem.vars.get(self.base(obj))
         return None if info is None else self.mem.layout.sizeof(info.type)
 
-    def is_memory_var(self, v: Var) -> bool:
-        return v.name in self.mem.objects
 
     # ---- addresses -------------------------------------------------------------------
     def address(self, lv: Expr, evaluate: Callable[[Expr], Any]) -> Ptr | int | None:
