@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from .analysis.result import UnknownReason, VerificationResult
+from .analysis.result import Statistics, UnknownReason, VerificationResult
 from .cfa.load import load_program
 from .frontend.errors import Diagnostic, Range
 from .frontend.preprocess import PreprocessOptions
@@ -132,10 +132,25 @@ def merge(results: list[VerificationResult], entries: list[str]) -> Verification
         violations=[v for r in results for v in r.violations],
         warnings=[w for r in results for w in r.warnings],
         source="cache" if all(r.source == "cache" for r in results) else "fresh",
-        search_stopped=next((r.search_stopped for r in results if r.search_stopped), UnknownReason.NONE),
+        search_stopped=_stopped(verdict, results),
+        statistics=Statistics.combined([r.statistics for r in results]),
         unsupported_range=next((r.unsupported_range for r in results if r.unsupported_range), None),
         reason_range=next((r.reason_range for r in results if r.reason_range), None),
         function_keys={k: v for r in results for k, v in r.function_keys.items()})
+
+
+def _stopped(verdict: str, results: list[VerificationResult]) -> UnknownReason:
+    """Why the file's search did not look everywhere: an entry's search stopped early, or, beside
+    an entry's violation, another entry could not be decided at all (its functions are not
+    verified by the violation elsewhere)."""
+    for r in results:
+        if r.search_stopped:
+            return r.search_stopped
+    if verdict == "FALSE":
+        for r in results:
+            if r.verdict == "UNKNOWN":
+                return r.reason_kind or UnknownReason.INTERNAL
+    return UnknownReason.NONE
 
 
 def search_complete(result: VerificationResult, max_violations: int) -> bool:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cbam.engine.cache import keys
 from cbam.engine.cache.store import SCHEMA_VERSION, CacheStore
 from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
@@ -144,7 +145,7 @@ def test_precision_is_reused(tmp_path, store):
     """
     first = run(src, p, store)
     assert first.verdict == "TRUE"
-    saved = store.get_precision(str(p.resolve()), "value+predicate")  # the default configuration
+    saved = store.get_precision(str(p.resolve()), keys.precision_slot("value+predicate", "main"))  # the default configuration
     assert saved is not None and "value" in saved and "predicate" in saved
     second = run(src.replace("t++", "t += 2"), p, store)
     assert second.verdict == "TRUE" and second.statistics.refinements == 0

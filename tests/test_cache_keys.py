@@ -45,7 +45,7 @@ CHANGES: dict[str, tuple[object, set[str]]] = {
 
 def _keys(program, opts: VerifyOptions) -> dict[str, object]:
     return {BLOCKS: function_keys(program, opts), RESULT: keys.result_key(program, opts),
-            SOURCE: keys.source_run_key("some source", opts), CERTIFICATE: keys.certificate_run(opts)}
+            SOURCE: keys.source_run_key("some source", opts), CERTIFICATE: keys.certificate_run(opts, "main")}
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ from cbam.engine.analysis.bam import BAM
 from cbam.engine.analysis.blocks import build_blocks
 from cbam.engine.analysis.cpa import CPA
 from cbam.engine.analysis.cpa_algorithm import Budget, BudgetExceeded
+from cbam.engine.cache import keys
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.cfa.callgraph import CallGraph
 from cbam.engine.cfa.ir import CallEdge
@@ -105,7 +106,7 @@ def _learned(config: str, program, path: Path, cache: Path) -> dict[str, Any]:
     store = CacheStore(str(cache))
     try:
         run_deep(lambda: verify_program(program, VerifyOptions(config=config, cache=store, timeout=30)))
-        return store.get_precision(os.path.abspath(path), config) or {}
+        return store.get_precision(os.path.abspath(path), keys.precision_slot(config, "main")) or {}
     finally:
         store.close()
 

@@ -120,3 +120,27 @@ def test_lens_titles() -> None:
     assert lens_title("verified", False, True, False) == "✓ verified (before your last edits; save to verify)"
     assert lens_title("verified", True, False, False) == "verifying…"
     assert lens_title("not analysed", False, True, True) == "not analysed"
+
+
+def test_a_violation_in_one_entry_does_not_verify_what_an_undecided_entry_reaches(tmp_path: Path) -> None:
+    # `a` fails; `b` cannot be analysed (floating point), so nothing it reaches is verified.
+    path = tmp_path / "two.c"
+    path.write_text("#include <assert.h>\n"
+                    "static int helper(int x) { return x + 1; }\n"
+                    "void a(int x) { assert(x != 5); }\n"
+                    "void b(int x) { double d = x; int y = helper(x); assert(d < 1e300 && y != 0); }\n")
+    report = api.verify_entries(str(path), options=api.VerifyOptions(config="value", harness=False))
+    assert report.result.verdict == "FALSE"
+    assert report.result.search_stopped == UnknownReason.UNSUPPORTED
+    status = {f.name: f.status for f in report.functions}
+    assert status == {"a": "violation", "b": "unsupported", "helper": "unknown"}
+
+
+def test_a_files_statistics_are_the_work_of_all_its_entries() -> None:
+    from cbam.engine.analysis.result import Statistics, VerificationResult
+    from cbam.engine.report_file import merge
+
+    one = VerificationResult("TRUE", statistics=Statistics(time=0.5, states=10, summary_misses=3))
+    two = VerificationResult("TRUE", statistics=Statistics(time=0.25, states=7, precision_reused=True))
+    merged = merge([one, two], ["f", "g"]).statistics
+    assert (merged.time, merged.states, merged.summary_misses, merged.precision_reused) == (0.75, 17, 3, True)

@@ -12,6 +12,7 @@ from cbam.engine.analysis.predicate.cpa import PredicateCPA, PredicatePrecision,
 from cbam.engine.analysis.predicate.formula import Theory
 from cbam.engine.analysis.predicate.refiner import TreeBuilder, _post_order, spacer_interpolants
 from cbam.engine.analysis.smt import check_path
+from cbam.engine.cache import keys
 from cbam.engine.verify import make_cpa
 
 from .conftest import (
@@ -354,7 +355,7 @@ def test_learned_predicates_are_stored_and_reused_after_an_edit(tmp_path):
     store = CacheStore(tmp_path / "cache")
     first = verify_src(SUM, tmp_path, data_model="ILP32", config="predicate", cache=store)
     assert first.verdict == "TRUE" and first.statistics.refinements >= 1
-    saved = store.get_precision(str((tmp_path / "prog.c").resolve()), "predicate")
+    saved = store.get_precision(str((tmp_path / "prog.c").resolve()), keys.precision_slot("predicate", "main"))
     learned = PredicatePrecision.from_json(saved["predicate"])
     atoms = [a for v in learned.at_node.values() for a in v]
     assert make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0) in atoms

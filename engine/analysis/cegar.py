@@ -90,6 +90,14 @@ def _give_up(out: CegarOutcome, bam: BAM, path: ErrorPath, kind: UnknownReason, 
     return False
 
 
+def _undecided_stand(out: CegarOutcome) -> CegarOutcome:
+    """An outcome that ends with locations given up on says so, beside confirmed violations too:
+    its search did not look everywhere, so no list of violations it returns is complete."""
+    if out.undecided:
+        out.kind, out.reason, out.reason_node, out.unsupported_range = out.undecided[0]
+    return out
+
+
 def cegar(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
           max_violations: int = 1, max_refinements: int = 500, smt_timeout_ms: int = 60_000,
           on_confirmed: Callable[[Confirmed, int], None] | None = None) -> CegarOutcome:
@@ -120,14 +128,8 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             return out
         out.precision = prec
         if not result.targets:
-            if out.confirmed:
-                out.status = "unsafe"
-            elif out.undecided:
-                out.status = "unknown"
-                out.kind, out.reason, out.reason_node, out.unsupported_range = out.undecided[0]
-            else:
-                out.status = "safe"
-            return out
+            out.status = "unsafe" if out.confirmed else "unknown" if out.undecided else "safe"
+            return _undecided_stand(out)
         path = reconstruct(result.targets[0], program, bam, budget.poll)
         feas = check_path(program, path, smt_timeout_ms, budget.poll)
         if feas.status == "sat":
@@ -138,7 +140,7 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             bam.exclude(path.error_node)
             if len(out.confirmed) >= max_violations or not bam.live_targets():
                 out.status = "unsafe"
-                return out
+                return _undecided_stand(out)
             continue
         if feas.status == "unsupported":
             why = (f"an error path could not be confirmed: cbam cannot encode {feas.reason}"

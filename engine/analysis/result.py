@@ -96,6 +96,16 @@ class Statistics:
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
+    @classmethod
+    def combined(cls, parts: list[Statistics]) -> Statistics:
+        """The work of several runs (a file's entry points): counts add up, flags are any."""
+        out = cls()
+        for name, value in out.__dict__.items():
+            values = [getattr(p, name) for p in parts]
+            setattr(out, name, any(values) if isinstance(value, bool) else sum(values))
+        out.time = round(out.time, 3)
+        return out
+
 
 @dataclass
 class VerificationResult:

@@ -5,7 +5,8 @@ on, so that a hit is exactly what a fresh computation would give (as CPAchecker'
 ``Reducer.getHashCodeForState(state, precision)`` decides a block's identity in one place):
 
 * a **whole result** depends on the code the entry can reach (the fingerprints of every
-  reachable function and the start function, which holds the globals and the entry call),
+  reachable function and the start function, which holds the globals and the entry call, and
+  the source text of their statements, which its error paths quote),
   the program-wide facts the domains read, the data model, and every option that can change
   a result (``VerifyOptions.key_material``);
 * an **unchanged source's answer** depends on the source's content address (the
@@ -16,7 +17,9 @@ on, so that a hit is exactly what a fresh computation would give (as CPAchecker'
   one by one on reuse), its reduced entry state and precision, the analysis that computed it
   (``VerifyOptions.analysis_material``), the program-wide facts, and the error locations the
   search had already excluded inside it (a search for further violations prunes them);
-* a **counterexample certificate** depends on the file and every option that decides the path.
+* a **counterexample certificate** depends on the file, its entry point and every option that
+  decides the path; a **learned precision** (a hint, never an answer) is kept per file,
+  configuration and entry point.
 
 Nothing here imports the analyses: the command line derives the unchanged-source key on
 the path that answers it before anything is parsed.
@@ -39,7 +42,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever what a key is made of changes, so that no entry filed under an older
 # recipe is ever read as if it were filed under the current one.
-KEY_RECIPE = "keys-2"
+KEY_RECIPE = "keys-3"
 
 
 def digest(*parts: Any, length: int = 40) -> str:
@@ -65,9 +68,14 @@ def result_key(program: Program, opts: VerifyOptions) -> str:
 
     cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
     reach = sorted(cg.reachable(program.start.name))
-    fps = [(f, program.function_of_name(f).fingerprint) for f in reach]
+    from ..cfa.fingerprint import presentation_text
+
+    fns = [program.function_of_name(f) for f in reach]
+    fps = [(fn.name, fn.fingerprint) for fn in fns]
+    # The texts its error paths quote (a result is shown, not only decided).
+    shown = digest(*(presentation_text(fn) for fn in fns))
     return digest(KEY_RECIPE, "result", opts.key_material(), analysis_context(program, opts), program.entry, fps,
-                  length=64)
+                  shown, length=64)
 
 
 def source_run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
@@ -77,6 +85,13 @@ def source_run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
     return digest(KEY_RECIPE, "source", __version__, source_key, opts.key_material(), length=64)
 
 
-def certificate_run(opts: VerifyOptions) -> str:
-    """The kind of run a counterexample certificate answers (stored beside the file's name)."""
-    return digest(KEY_RECIPE, "certificate", opts.key_material())
+def certificate_run(opts: VerifyOptions, entry: str) -> str:
+    """The kind of run a counterexample certificate answers (stored beside the file's name): each
+    entry point of a file has its own, as its violations and their order are its own."""
+    return digest(KEY_RECIPE, "certificate", opts.key_material(), entry)
+
+
+def precision_slot(config: str, entry: str) -> str:
+    """Where a file's learned precision is kept (beside the file's name): per configuration and
+    entry point, so that one entry's hint never steers another's search."""
+    return f"{config}@{entry}"

@@ -16,8 +16,6 @@ from .cfa import FunctionCFA, Program, canonical_order
 FINGERPRINT_VERSION = "cfa-1"
 
 
-
-
 def canonical_text(cfa: FunctionCFA, program: Program) -> str:
     idx = {id(n): i for i, n in enumerate(canonical_order(cfa))}
     params = ", ".join(f"{p}:{program.vars[p].type.key()}" for p in cfa.params)
@@ -30,6 +28,19 @@ def canonical_text(cfa: FunctionCFA, program: Program) -> str:
         for e in n.out:
             lines.append(f"{idx[id(n)]}->{idx[id(e.succ)]} {e.canon()}")
     return "\n".join(lines)
+
+
+def presentation_text(cfa: FunctionCFA) -> str:
+    """What a report shows of the function besides its ranges: each edge's source text and each
+    check's message, in canonical order. Left out of the fingerprint (summaries do not depend on
+    it), but a whole cached result quotes it: `total = (-0)` and `total = 0` are one CFA with two
+    different error paths to print."""
+    lines = []
+    for n in cfa.canonical_nodes():
+        if n.error is not None:
+            lines.append(f"error {n.error.message}\x00{n.error.check_text}")
+        lines.extend(e.text or "" for e in n.out)
+    return "\x01".join(lines)
 
 
 def fingerprint(text: str) -> str:

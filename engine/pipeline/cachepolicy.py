@@ -42,7 +42,8 @@ class CachePolicy:
         self.opts = opts
         self.file = os.path.abspath(program.main_file)
         self.result_key = keys.result_key(program, opts)
-        self.certificate_run = keys.certificate_run(opts)
+        self.certificate_run = keys.certificate_run(opts, program.entry)
+        self.precision_slot = keys.precision_slot(opts.config, program.entry)
         self.blocks: PersistentBlocks | None = None
 
     # ---- reading ------------------------------------------------------------------------
@@ -68,7 +69,7 @@ class CachePolicy:
 
     def hints(self, found: list[Analysis]) -> dict[str, Any]:
         """The precision the last run of this file learned, where it still applies."""
-        return phase_schedule.reusable(found, self.program, self.store.get_precision(self.file, self.opts.config))
+        return phase_schedule.reusable(found, self.program, self.store.get_precision(self.file, self.precision_slot))
 
     def revalidate(self, bam: BAM, precision: dict) -> VerificationResult | None:
         """The certified violation, if its certificate still holds (first-violation mode only)."""
@@ -104,7 +105,7 @@ class CachePolicy:
         if precision:
             data = phase_schedule.to_json(found, precision)
             if data:
-                self.store.put_precision(self.file, self.opts.config, data)
+                self.store.put_precision(self.file, self.precision_slot, data)
         self._put(result)
         if self.opts.max_violations == 1:
             if certify and result.verdict == "FALSE":

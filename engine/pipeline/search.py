@@ -145,8 +145,11 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
         out.confirmed.extend(outcome.confirmed)
         # Only confirmed violations: an error location the phase gave up on stays a target for the next.
         excluded |= {id(c.path.error_node): c.path.error_node for c in outcome.confirmed}
-        if outcome.status == "unknown" and not last:
-            continue  # a hint that settles nothing leaves the run where a run without it starts
+        undecided_left = bool(outcome.undecided) and len(out.confirmed) < budget_violations
+        if (outcome.status == "unknown" or undecided_left) and not last:
+            # A hint that settles nothing leaves the run where a run without it starts; locations
+            # a phase gave up on beside its violations are the next phase's to decide.
+            continue
         stats.precision_reused |= phase.reused
         out.certify = i == 0 and outcome.status == "unsafe" and outcome.refinements == 0 and len(out.confirmed) == 1
         break
