@@ -65,6 +65,8 @@ def _add_verify(sub) -> None:
                    help="malloc, calloc and realloc may return NULL (by default allocation succeeds)")
     p.add_argument("--entry-null", action="store_true",
                    help="an entry function's pointer parameters may be NULL (by default each points to a fresh object)")
+    p.add_argument("--no-path-exploration", action="store_true",
+                   help="only CEGAR: do not follow every path exactly when CEGAR leaves the program undecided")
     p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
     p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
@@ -358,7 +360,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
                              max_violations=1000 if args.all_violations else 1, cache=store,
                              property=getattr(args, "_property", "unreach-call"),
                              alloc_may_fail=getattr(args, "alloc_may_fail", False),
-                             entry_null=getattr(args, "entry_null", False))
+                             entry_null=getattr(args, "entry_null", False),
+                             path_exploration=not getattr(args, "no_path_exploration", False))
     pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
     if pp_text is None:
         pp_text = api.preprocess(source, None, pp)

@@ -26,6 +26,7 @@ _FIELDS = {
     "property": "unreach-call",
     "alloc_may_fail": False,
     "entry_null": False,
+    "path_exploration": True,
 }
 
 PROPERTIES = ("unreach-call", "memsafety")
@@ -57,6 +58,8 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     # An entry function's pointer parameters may be NULL (cfa/nullable.py); by default each
     # points to a fresh object.
     entry_null: bool
+    # Path exploration decides what CEGAR leaves undecided (pipeline/portfolio.py).
+    path_exploration: bool
 
     @property
     def theory(self) -> str:
@@ -78,4 +81,6 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
         run is derived from it (cache/keys.py). Not in it: the time limit (a run cut short by
         it is never stored as a result), cancellation, the listener for partial results and the
         cache itself."""
-        return [*self.analysis_material(), self.max_violations, self.harness, self.extra_search_after_violation]
+        extra = [] if self.path_exploration else ["no-path-exploration"]
+        return [*self.analysis_material(), self.max_violations, self.harness, self.extra_search_after_violation,
+                *extra]

@@ -48,6 +48,10 @@ def _strip(v: dict[str, Any]) -> dict[str, Any]:
     return {"check": violation_identity(v), "path": steps, "inputs": [(i["source"], i["type"]) for i in v["inputs"]]}
 
 
+def _order(v: dict[str, Any]) -> str:
+    return json.dumps(v, sort_keys=True)
+
+
 def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> str | None:
     """Why two reports (the JSON of VerificationResult.to_json) disagree, or None. ``several``:
     the runs searched for every violation, not only the first."""
@@ -70,6 +74,10 @@ def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> s
     if a == b == "FALSE":
         mine = [_strip(v) for v in cached["violations"]]
         theirs = [_strip(v) for v in scratch["violations"]]
+        if several:
+            # Every violation, in the order each search met them: a summary reused from the cache
+            # may hand its exits over in another order than a fresh analysis of the block.
+            mine, theirs = sorted(mine, key=_order), sorted(theirs, key=_order)
         if not hinted and mine != theirs:
             return "the runs report different violations or error paths"
         # A search that stopped on a path it could not settle found what it met before it.

@@ -25,6 +25,7 @@ from .analysis.smt import set_deadline
 from .cfa.callgraph import CallGraph
 from .cfa.cfa import Program
 from .options import THEORIES, VerifyOptions
+from .pipeline import portfolio
 from .pipeline.cachepolicy import CachePolicy
 from .pipeline.phases import schedule
 from .pipeline.search import Search, accumulate, run_phases
@@ -192,6 +193,8 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         search = run_phases(program, cpa, found, blocks, phases, opts, persistent, stats, validated,
                             violations.report if opts.on_partial is not None else None, known, chain,
                             chain_precision)
+        portfolio.complete(program, opts, search, t0, known,
+                           violations.report if opts.on_partial is not None else None)
     _assemble(result, program, opts, search, t0, violations)
     if policy is not None:
         chain = (search.chain, found, search.chain_precision, search.chain_hinted)

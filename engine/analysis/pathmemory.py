@@ -54,6 +54,9 @@ class MemoryState:
     names: dict[str, int] = field(default_factory=dict)
     accesses: list[Access] = field(default_factory=list)
     constraints: list[z3.BoolRef] = field(default_factory=list)
+    # Limits of the model rather than facts of C (an object smaller than the offset bits allow, a
+    # string shorter than the functions unroll): an error path keeps to them; a proof must not.
+    bounds: list[z3.BoolRef] = field(default_factory=list)
     counter: int = 0
     used: bool = False
 
@@ -137,7 +140,7 @@ class MemoryState:
         if isinstance(size, int) and size >= (1 << self.off_bits):
             raise MemoryUnsupported(f"an object of {size} bytes")
         if not isinstance(size, int):
-            self.constraints.append(z3.ULT(term, z3.BitVecVal(1 << self.off_bits, self.bits)))
+            self.bounds.append(z3.ULT(term, z3.BitVecVal(1 << self.off_bits, self.bits)))
         self.sizes[oid] = term
         self.live = z3.Store(self.live, z3.BitVecVal(oid, self.id_bits), z3.BoolVal(True))
         if heap:
@@ -236,7 +239,7 @@ class MemoryState:
         out = z3.BitVecVal(bound, self.bits)
         for i in reversed(range(bound)):
             out = z3.If(self.byte(p + i) == 0, z3.BitVecVal(i, self.bits), out)
-        self.constraints.append(z3.ULT(out, z3.BitVecVal(bound, self.bits)))
+        self.bounds.append(z3.ULT(out, z3.BitVecVal(bound, self.bits)))
         self.check(p, out + 1, step)
         return out
 
@@ -254,6 +257,20 @@ class MemoryState:
         # Read in bounds, as far as the first string reaches (a shorter path is not confirmed).
         n = self.c_string_length(a, step, bound)
         self.check(b, n + 1, step)
+        return out
+
+    def compare_bytes(self, a: z3.ExprRef, b: z3.ExprRef, n: z3.ExprRef, step: int) -> z3.ExprRef:
+        """memcmp as -1, 0 or 1 (an int), for a length known on the path."""
+        k = self._concrete(n)
+        if k is None or k > 4096:
+            raise MemoryUnsupported("memcmp of a length that is not known or is large")
+        self.check(a, k, step)
+        self.check(b, k, step)
+        one, zero, minus = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32), z3.BitVecVal(-1, 32)
+        out: z3.ExprRef = zero
+        for i in reversed(range(k)):
+            x, y = self.byte(a + i), self.byte(b + i)
+            out = z3.If(x != y, z3.If(z3.ULT(x, y), minus, one), out)
         return out
 
     # ---- the heap -----------------------------------------------------------------------
@@ -333,6 +350,32 @@ class MemoryState:
                     conds.append(z3.Not(z3.And(holder_live, points)))
             leaks.append(z3.And(*conds))
         return z3.Not(z3.Or(*leaks)) if leaks else z3.BoolVal(True)
+
+    def end_frame(self, suffix: str) -> None:
+        """A function returned: the objects of its frame's variables (named ``var@frame``) die."""
+        for key, oid in self.names.items():
+            if key.endswith(suffix):
+                self.live = z3.Store(self.live, z3.BitVecVal(oid, self.id_bits), z3.BoolVal(False))
+
+    def determined(self, op: str, a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
+        """Where C itself decides a comparison of two pointers. Not if either points to a freed
+        object (the allocator may have reused its address), not ``<`` and the like between two
+        objects (their order is the allocator's), and not ``==`` between one object's end and
+        another object (which may lie right there)."""
+        def alive(p: z3.ExprRef) -> z3.BoolRef:
+            return z3.Or(p == 0, z3.Select(self.live, self.oid(p)))
+
+        def at_end(p: z3.ExprRef) -> z3.BoolRef:
+            ends = [z3.And(self.oid(p) == z3.BitVecVal(k, self.id_bits), self.offset(p) == size)
+                    for k, size in self.sizes.items()]
+            return z3.Or(*ends) if ends else z3.BoolVal(False)
+
+        same = z3.Or(self.oid(a) == self.oid(b), a == 0, b == 0)
+        if op in ("==", "!="):
+            order = z3.Or(same, z3.Not(z3.Or(at_end(a), at_end(b))))
+        else:
+            order = same
+        return z3.And(alive(a), alive(b), order)
 
     def release(self, p: z3.ExprRef, step: int) -> None:
         oid = self.oid(p)

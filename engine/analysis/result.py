@@ -92,6 +92,8 @@ class Statistics:
     summary_hits: int = 0  # block abstractions reused from the persistent cache
     summary_misses: int = 0
     bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
+    explored_paths: int = 0  # paths followed to their end by path exploration (pipeline/portfolio.py)
+    decided_by: str = ""  # the engine whose answer this is: "cegar", "paths" or "cegar+paths"
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -102,7 +104,10 @@ class Statistics:
         out = cls()
         for name, value in out.__dict__.items():
             values = [getattr(p, name) for p in parts]
-            setattr(out, name, any(values) if isinstance(value, bool) else sum(values))
+            if isinstance(value, str):
+                setattr(out, name, "+".join(dict.fromkeys(v for v in values if v)))
+            else:
+                setattr(out, name, any(values) if isinstance(value, bool) else sum(values))
         out.time = round(out.time, 3)
         return out
 

@@ -44,7 +44,7 @@ from ..cfa.ir import (
     Var,
 )
 from ..cfa.translate.common import parse_string
-from .path import ErrorPath
+from .path import ErrorPath, Step
 from .pathmemory import MemoryState, MemoryUnsupported
 from .value.memory import ALLOCATORS, memory_variables
 
@@ -158,6 +158,7 @@ class PathEncoder:
         self.mem = MemoryState(program)
         self.objects = memory_variables(program)
         self.live_frames: list[int] = [0]  # the frames of the calls active at the current step
+        self.stack: list[int] = []  # the frames of the calls that are open
 
     def inst(self, name: str, frame: int) -> str:
         info = self.vars.get(name)
@@ -267,21 +268,23 @@ class PathEncoder:
                     w = rt.bits
                     wa, wb = z3.SignExt(w, a), z3.SignExt(w, b)
                     wide = wa + wb if op == "+" else wa - wb if op == "-" else wa * wb
-                    self.enc.overflow_checks.append((wide != z3.SignExt(w, r), step))
+                    return self.overflow(wide != z3.SignExt(w, r), r, step)
                 return r
             if op in ("/", "%"):
-                self.enc.constraints.append(b != 0)
                 if signed:
-                    return a / b if op == "/" else z3.SRem(a, b)
-                return z3.UDiv(a, b) if op == "/" else z3.URem(a, b)
+                    r = a / b if op == "/" else z3.SRem(a, b)
+                else:
+                    r = z3.UDiv(a, b) if op == "/" else z3.URem(a, b)
+                return self.defined(b != 0, r)
             if op in ("<<", ">>"):
                 bw = _bits(e.right.type, self.program)
-                # An amount that is negative or not below the width is undefined behaviour.
-                self.enc.constraints.append(z3.ULT(b, z3.BitVecVal(rt.bits, bw)))
                 amount = shift_amount(b, bw, rt.bits)
                 if op == "<<":
-                    return a << amount
-                return a >> amount if signed else z3.LShR(a, amount)
+                    r = a << amount
+                else:
+                    r = a >> amount if signed else z3.LShR(a, amount)
+                # An amount that is negative or not below the width is undefined behaviour.
+                return self.defined(z3.ULT(b, z3.BitVecVal(rt.bits, bw)), r)
             if op == "&":
                 return a & b
             if op == "|":
@@ -293,6 +296,22 @@ class PathEncoder:
 
     def cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
         return bv_cast(v, src, dst)
+
+    # ---- undefined behaviour (path exploration overrides these: see analysis/paths.py) ----------
+    def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
+        """Signed overflow: an error path wraps around as gcc does, and says so in a note."""
+        self.enc.overflow_checks.append((happens, step))
+        return wrapped
+
+    def pointer_compare(self, op: str, a: z3.ExprRef, b: z3.ExprRef, c: z3.BoolRef) -> z3.BoolRef:
+        """A comparison of two pointers, as addresses in this model's layout: an error path may
+        take any outcome a real allocator could give (what C leaves open is a choice of inputs)."""
+        return c
+
+    def defined(self, ok: z3.BoolRef, value: z3.ExprRef) -> z3.ExprRef:
+        """An operation defined only where ``ok`` holds: an error path is a defined execution."""
+        self.enc.constraints.append(ok)
+        return value
 
     # ---- memory -----------------------------------------------------------------------
     def entry_objects(self, step: int) -> None:
@@ -358,14 +377,15 @@ class PathEncoder:
             return p + k if e.op == "+" else p - k
         if e.op == "-" and isinstance(lt, PointerType) and isinstance(rt, PointerType):
             es = self.mem.layout.elem_size(lt.target) or 1
-            d = self.expr(e.left, frame, step) - self.expr(e.right, frame, step)
+            a, b = self.expr(e.left, frame, step), self.expr(e.right, frame, step)
+            d = self.defined(self.mem.oid(a) == self.mem.oid(b), a - b)  # within one object only
             d = d / es if es != 1 else d
             return bv_cast(d, self.scalar(lt), self.scalar(e.type)) if isinstance(e.type, IntType) else d
         if e.op in ("==", "!=", "<", ">", "<=", ">="):
             a, b = self.expr(e.left, frame, step), self.expr(e.right, frame, step)
             c = {"==": a == b, "!=": a != b, "<": z3.ULT(a, b), ">": z3.UGT(a, b),
                  "<=": z3.ULE(a, b), ">=": z3.UGE(a, b)}[e.op]
-            return z3.If(c, one, zero)
+            return z3.If(self.pointer_compare(e.op, a, b, c), one, zero)
         raise EncodingUnsupported(f"operator {e.op} on pointers")
 
     def store_to(self, lhs: Expr, value: z3.ExprRef, frame: int, step: int) -> None:
@@ -403,88 +423,98 @@ class PathEncoder:
     def encode(self, path: ErrorPath, poll: Callable[[], None] = lambda: None) -> Encoding:
         """``poll`` raises when the run's time is up (a path may have millions of steps)."""
         frames = path.frames()
-        stack: list[int] = []
-        program = self.program
         for i, st in enumerate(path.steps):
             poll()
-            self.enc.writes.append([])
-            frame = frames[i]
-            self.live_frames = [*stack, frame]
-            e = st.edge
-            try:
-                if st.kind == "call":
-                    assert isinstance(e, CallEdge)
-                    callee = program.functions[e.callee]
-                    if frame == 0 and e.callee == program.entry:
-                        self.entry_objects(i)
-                    new_frame = frames[i + 1] if i + 1 < len(frames) else frame + 1
-                    vals = [self.address(a, frame, i) if isinstance(a.type, StructType) else self.expr(a, frame, i)
-                            for a in e.args]
-                    stack.append(frame)
-                    passed = []
-                    for p, v in zip(callee.params, vals):
-                        pt = self.vars[p].type
-                        if p in self.objects:
-                            dst = self.mem.object(self.inst(p, new_frame), pt)
-                            if isinstance(pt, StructType):
-                                self.copy_object(dst, v, pt, i)
-                            else:
-                                self.mem.store(dst, pt, v, i)
-                            continue
-                        self.write(p, pt, v, new_frame, i)
-                        passed.append((p, self.cur[self.inst(p, new_frame)], pt))
-                    self.enc.args[i] = passed
-                    continue
-                if st.kind == "summary":
-                    assert isinstance(e, CallEdge) and st.summary is not None
-                    callee = program.functions[e.callee]
-                    passed = []
-                    for a, p in zip(e.args, callee.params):
-                        pt = self.vars[p].type
-                        val = st.summary["params"][p]
-                        term = self.expr(a, frame, i)
-                        self.enc.constraints.append(term == z3.BitVecVal(val % (1 << _bits(pt, program)),
-                                                                        _bits(pt, program)))
-                        passed.append((p, term, pt))
-                    self.enc.args[i] = passed
-                    for name, val in st.summary["outputs"].items():
-                        t = self.vars[name].type
-                        const = z3.BitVecVal(val % (1 << _bits(t, program)), _bits(t, program))
-                        if name == callee.result_var:
-                            self.enc.writes[i].append((name, const, t))
-                            if e.lhs is not None:
-                                self.assign(e.lhs, const, frame, i)
-                        else:
-                            self.write(name, t, const, frame, i)
-                    continue
-                if st.kind == "return":
-                    assert isinstance(e, CallEdge)
-                    callee = program.functions[e.callee]
-                    caller_frame = stack.pop()
-                    if e.lhs is not None and callee.result_var is not None:
-                        rt = self.vars[callee.result_var].type
-                        if isinstance(rt, StructType):
-                            self.copy_object(self.address(e.lhs, caller_frame, i),
-                                             self.mem.object(self.inst(callee.result_var, frame), rt), rt, i)
-                            continue
-                        term = self.read(callee.result_var, rt, frame)
-                        self.assign(e.lhs, term, caller_frame, i)
-                    elif callee.result_var is not None and callee.result_var not in self.objects:
-                        rt = self.vars[callee.result_var].type
-                        self.enc.writes[i].append((callee.result_var, self.read(callee.result_var, rt, frame), rt))
-                    continue
-                self.op(e, frame, i)
-            except MemoryUnsupported as u:
-                raise EncodingUnsupported(str(u), e.range) from None
-            except EncodingUnsupported as u:
-                if u.range is None:
-                    u.range = e.range
-                raise
+            self.step(i, st, frames[i], frames[i + 1] if i + 1 < len(frames) else frames[i] + 1)
+        return self.finish()
+
+    def returns(self, e: CallEdge, i: int, frame: int, caller_frame: int) -> None:
+        callee = self.program.functions[e.callee]
+        if e.lhs is not None and callee.result_var is not None:
+            rt = self.vars[callee.result_var].type
+            if isinstance(rt, StructType):
+                self.copy_object(self.address(e.lhs, caller_frame, i),
+                                 self.mem.object(self.inst(callee.result_var, frame), rt), rt, i)
+                return
+            term = self.read(callee.result_var, rt, frame)
+            self.assign(e.lhs, term, caller_frame, i)
+        elif callee.result_var is not None and callee.result_var not in self.objects:
+            rt = self.vars[callee.result_var].type
+            self.enc.writes[i].append((callee.result_var, self.read(callee.result_var, rt, frame), rt))
+
+    def finish(self) -> Encoding:
         # An error path must be a defined execution: every access in bounds of a live object.
         self.enc.constraints.extend(self.mem.constraints)
+        self.enc.constraints.extend(self.mem.bounds)
         self.enc.constraints.extend(a.valid for a in self.mem.accesses)
         self.enc.uses_memory = self.mem.used
         return self.enc
+
+    def step(self, i: int, st: Step, frame: int, next_frame: int) -> None:
+        """Encode the path's ``i``-th step, taken in ``frame`` (a call step opens ``next_frame``)."""
+        program = self.program
+        stack = self.stack
+        self.enc.writes.append([])
+        self.live_frames = [*stack, frame]
+        e = st.edge
+        try:
+            if st.kind == "call":
+                assert isinstance(e, CallEdge)
+                callee = program.functions[e.callee]
+                if frame == 0 and e.callee == program.entry:
+                    self.entry_objects(i)
+                new_frame = next_frame
+                vals = [self.address(a, frame, i) if isinstance(a.type, StructType) else self.expr(a, frame, i)
+                        for a in e.args]
+                stack.append(frame)
+                passed = []
+                for p, v in zip(callee.params, vals):
+                    pt = self.vars[p].type
+                    if p in self.objects:
+                        dst = self.mem.object(self.inst(p, new_frame), pt)
+                        if isinstance(pt, StructType):
+                            self.copy_object(dst, v, pt, i)
+                        else:
+                            self.mem.store(dst, pt, v, i)
+                        continue
+                    self.write(p, pt, v, new_frame, i)
+                    passed.append((p, self.cur[self.inst(p, new_frame)], pt))
+                self.enc.args[i] = passed
+                return
+            if st.kind == "summary":
+                assert isinstance(e, CallEdge) and st.summary is not None
+                callee = program.functions[e.callee]
+                passed = []
+                for a, p in zip(e.args, callee.params):
+                    pt = self.vars[p].type
+                    val = st.summary["params"][p]
+                    term = self.expr(a, frame, i)
+                    self.enc.constraints.append(term == z3.BitVecVal(val % (1 << _bits(pt, program)),
+                                                                    _bits(pt, program)))
+                    passed.append((p, term, pt))
+                self.enc.args[i] = passed
+                for name, val in st.summary["outputs"].items():
+                    t = self.vars[name].type
+                    const = z3.BitVecVal(val % (1 << _bits(t, program)), _bits(t, program))
+                    if name == callee.result_var:
+                        self.enc.writes[i].append((name, const, t))
+                        if e.lhs is not None:
+                            self.assign(e.lhs, const, frame, i)
+                    else:
+                        self.write(name, t, const, frame, i)
+                return
+            if st.kind == "return":
+                assert isinstance(e, CallEdge)
+                self.returns(e, i, frame, stack.pop())
+                self.mem.end_frame(f"@{frame}")  # the callee's locals are gone
+                return
+            self.op(e, frame, i)
+        except MemoryUnsupported as u:
+            raise EncodingUnsupported(str(u), e.range) from None
+        except EncodingUnsupported as u:
+            if u.range is None:
+                u.range = e.range
+            raise
 
     def op(self, e, frame: int, i: int) -> None:
         if isinstance(e, BlankEdge | AbortEdge):
@@ -579,6 +609,8 @@ class PathEncoder:
         elif name in ("strcmp", "strncmp") and len(e.args) >= 2:
             limit = as_size(2) if name == "strncmp" and len(e.args) >= 3 else None
             result = mem.c_string_compare(arg(0), arg(1), limit, i)
+        elif name == "memcmp" and len(e.args) >= 3:
+            result = mem.compare_bytes(arg(0), arg(1), as_size(2), i)
         elif name == "strcpy" and len(e.args) >= 2:
             dst, src = arg(0), arg(1)
             n = mem.c_string_length(src, i) + 1
@@ -621,7 +653,7 @@ class PathEncoder:
                 raise EncodingUnsupported(f"the result of {e.callee}")
             t = self.scalar(e.lhs.type)
             src_bits = result.size()
-            result = bv_cast(result, IntType("r", src_bits, name in ("strcmp", "strncmp"), 4), t)
+            result = bv_cast(result, IntType("r", src_bits, name in ("strcmp", "strncmp", "memcmp"), 4), t)
             self.assign(e.lhs, result, frame, i)
 
     def rhs(self, rhs: Expr, t: CType, frame: int, i: int) -> z3.ExprRef:

@@ -1,0 +1,348 @@
+"""Exhaustive path exploration: bounded symbolic execution with the bit-precise path encoding.
+
+Every path of the program from its start is followed, one at a time, in depth-first order, on
+one incremental z3 solver: a branch that the path so far makes impossible is dropped, an error
+location that a path reaches is confirmed the usual way (``smt.check_path``, so a violation found
+here is reported, replayed and cached like any other). The encoding is the counterexample
+check's (memory included), so what this engine knows is exact where the abstract analyses lose
+relations: `*p == y` after a swap through two pointers, a struct copied with memcpy.
+
+A loop or a recursion is unwound as far as the path stays feasible, up to a bound on how often
+one path may pass the same location. The bound grows round after round (iterative deepening),
+so a shallow violation is found before a deep one. A round in which no path met the bound has
+seen every execution: then, and only then, the answer is TRUE.
+
+Soundness of TRUE rests on four rules:
+- undefined behaviour of operations (signed overflow, division by zero, a shift out of range)
+  yields an arbitrary value, the policy of cfa/semantics.py, so no proof relies on a
+  compiler's choice; a path that reaches an error location only through such a value is
+  checked with the exact encoding, and if that refutes it the location stays undecided;
+- a comparison of pointers that C leaves to the allocator (a freed object's address, the order
+  of two objects, one object's end against another's start) may go either way;
+- every memory access is checked on the path that makes it: if it may fall outside a live
+  object, the program's behaviour is undefined from there and the exploration gives up;
+- a construct the encoding cannot express ends the exploration without an answer.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import z3
+
+from ..cfa.cfa import CFANode, Program
+from ..cfa.ctype import CType
+from ..cfa.ir import AssumeEdge, CallEdge, Edge
+from .cegar import Confirmed
+from .cpa_algorithm import Budget, BudgetExceeded
+from .path import ErrorPath, Step
+from .result import UnknownReason
+from .smt import EncodingUnsupported, PathEncoder, check_path, check_within
+
+UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
+SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
+
+
+class GiveUp(Exception):
+    def __init__(self, kind: UnknownReason, reason: str):
+        self.kind = kind
+        self.reason = reason
+        super().__init__(reason)
+
+
+@dataclass
+class PathsOutcome:
+    status: str  # "safe" | "unsafe" | "unknown"
+    kind: UnknownReason = UnknownReason.NONE
+    reason: str = ""
+    confirmed: list[Confirmed] = field(default_factory=list)
+    paths: int = 0  # complete paths followed (all rounds)
+    unwind: int = 0  # the bound of the last round
+
+
+class _Encoder(PathEncoder):
+    """The path encoding with undefined behaviour as an arbitrary value, constants kept as
+    constants (a concrete loop counter needs no solver), and cheap copies for branching."""
+
+    def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
+        return self._arbitrary_if(happens, wrapped)
+
+    def defined(self, ok: z3.BoolRef, value: z3.ExprRef) -> z3.ExprRef:
+        return self._arbitrary_if(z3.Not(ok), value)
+
+    def pointer_compare(self, op: str, a: z3.ExprRef, b: z3.ExprRef, c: z3.BoolRef) -> z3.BoolRef:
+        self.counter += 1
+        return z3.If(self.mem.determined(op, a, b), c, z3.Bool(f"unspecified#{self.counter}"))
+
+    def _arbitrary_if(self, bad: z3.BoolRef, value: z3.ExprRef) -> z3.ExprRef:
+        bad = z3.simplify(bad)
+        if z3.is_false(bad):
+            return value
+        self.counter += 1
+        return z3.If(bad, z3.BitVec(f"undefined#{self.counter}", value.size()), value)
+
+    def write(self, name: str, t: CType, term: z3.ExprRef, frame: int, step: int) -> None:
+        value = z3.simplify(term)
+        if z3.is_bv_value(value):
+            self.cur[self.inst(name, frame)] = value
+            self.enc.writes[step].append((name, value, t))
+            return
+        super().write(name, t, term, frame, step)
+
+    def clone(self) -> _Encoder:
+        new = copy.copy(self)
+        new.cur = dict(self.cur)
+        new.live_frames = list(self.live_frames)
+        new.stack = list(self.stack)
+        enc = copy.copy(self.enc)
+        enc.constraints, enc.inputs, enc.writes = list(enc.constraints), list(enc.inputs), list(enc.writes)
+        enc.args, enc.overflow_checks = dict(enc.args), list(enc.overflow_checks)
+        new.enc = enc
+        mem = copy.copy(self.mem)
+        mem.sizes, mem.heap, mem.names = dict(mem.sizes), set(mem.heap), dict(mem.names)
+        mem.accesses, mem.constraints, mem.log = list(mem.accesses), list(mem.constraints), dict(mem.log)
+        mem.bounds = list(mem.bounds)
+        new.mem = mem
+        return new
+
+
+@dataclass
+class _Path:
+    """One path under way: where it is, the calls open, its encoding, its steps (shared with the
+    paths it branched from), how often it passed each branching location."""
+
+    node: CFANode
+    calls: tuple[CallEdge, ...]
+    frames: tuple[int, ...]
+    next_frame: int
+    enc: _Encoder
+    steps: tuple | None  # (step, previous) linked list
+    length: int
+    visits: dict[int, int]
+    added: int = 0  # constraints of enc already on the solver
+    mem_added: int = 0
+    checked: int = 0  # memory accesses already shown valid
+    bounded: int = 0  # limits of the memory model already shown to hold
+
+    def fork(self) -> _Path:
+        return _Path(self.node, self.calls, self.frames, self.next_frame, self.enc.clone(), self.steps, self.length,
+                     dict(self.visits), self.added, self.mem_added, self.checked, self.bounded)
+
+    def step_list(self) -> list[Step]:
+        out = []
+        cur = self.steps
+        while cur is not None:
+            out.append(cur[0])
+            cur = cur[1]
+        out.reverse()
+        return out
+
+
+class Explorer:
+    def __init__(self, program: Program, budget: Budget, max_violations: int,
+                 excluded: dict[int, CFANode] | None = None,
+                 on_confirmed: Callable[[Confirmed], None] | None = None):
+        self.program = program
+        self.budget = budget
+        self.max_violations = max_violations
+        self.excluded = dict(excluded or {})
+        self.on_confirmed = on_confirmed
+        self.out = PathsOutcome("unknown")
+        self.undecided: list[tuple[CFANode | None, str]] = []
+
+    def run(self) -> PathsOutcome:
+        out = self.out
+        try:
+            for bound in UNWIND_BOUNDS:
+                out.unwind = bound
+                cut = self._round(bound)
+                if len(out.confirmed) >= self.max_violations:
+                    out.status = "unsafe"
+                    return out
+                if not cut:
+                    return self._complete()
+            raise GiveUp(UnknownReason.NO_PROGRESS,
+                         f"path exploration: a path passes one location more than {UNWIND_BOUNDS[-1]} times")
+        except GiveUp as g:
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind, out.reason = g.kind, g.reason
+            return out
+        except BudgetExceeded as exc:
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind = UnknownReason(exc.reason)
+            out.reason = f"path exploration: {exc.reason}"
+            return out
+
+    def _complete(self) -> PathsOutcome:
+        out = self.out
+        if self.undecided:
+            node, why = self.undecided[0]
+            out.status = "unsafe" if out.confirmed else "unknown"
+            out.kind, out.reason = UnknownReason.UNCONFIRMED, why
+        else:
+            out.status = "unsafe" if out.confirmed else "safe"
+        return out
+
+    # ---- one round ------------------------------------------------------------------------
+    def _round(self, bound: int) -> bool:
+        """Follow every path with at most ``bound`` passes of one location; whether one was cut."""
+        solver = z3.Solver()
+        start = self.program.start
+        first = _Path(start.entry, (), (0,), 1, _Encoder(self.program), None, 0, {})
+        pending: list[tuple[_Path, Edge, int]] = []
+        cut = False
+        self._branches(first, solver, pending)
+        while pending:
+            path, edge, scope = pending.pop()
+            solver.pop(solver.num_scopes() - scope)
+            solver.push()
+            while True:
+                self.budget.check()
+                if not self._take(path, edge, solver):
+                    break  # infeasible
+                node = path.node
+                if node.error is not None:
+                    self._target(path)
+                    if len(self.out.confirmed) >= self.max_violations:
+                        return cut
+                    break
+                if node.out and node.loop_head or len(node.out) > 1:
+                    n = path.visits.get(id(node), 0) + 1
+                    if n > bound:
+                        cut = True
+                        break
+                    path.visits[id(node)] = n
+                nxt = self._successors(path)
+                if not nxt:
+                    self.out.paths += 1
+                    break
+                if len(nxt) == 1:
+                    edge = nxt[0]
+                    continue
+                base = solver.num_scopes()
+                for alt in reversed(nxt[1:]):
+                    pending.append((path.fork(), alt, base))
+                solver.push()
+                edge = nxt[0]
+        return cut
+
+    def _branches(self, path: _Path, solver: z3.Solver, pending: list) -> None:
+        for alt in reversed(self._successors(path)):
+            pending.append((path.fork(), alt, solver.num_scopes()))
+
+    def _successors(self, path: _Path) -> list[Edge]:
+        node = path.node
+        fn = self.program.function_of_name(node.function)
+        if node is fn.exit and path.calls:
+            return [path.calls[-1]]  # the return step (see _take)
+        return list(node.out)
+
+    # ---- one step -------------------------------------------------------------------------
+    def _take(self, path: _Path, edge: Edge, solver: z3.Solver) -> bool:
+        """Extend ``path`` by ``edge``; False if the path becomes infeasible."""
+        node = path.node
+        fn = self.program.function_of_name(node.function)
+        frame = path.frames[-1]
+        if isinstance(edge, CallEdge) and node is fn.exit and path.calls and edge is path.calls[-1]:
+            step = Step("return", edge)
+            nxt, next_frame = edge.succ, frame
+            path.calls, path.frames = path.calls[:-1], path.frames[:-1]
+        elif isinstance(edge, CallEdge):
+            callee = self.program.functions[edge.callee]
+            if callee.unsupported is not None:
+                what, where = callee.unsupported
+                raise GiveUp(UnknownReason.UNSUPPORTED, f"unsupported feature: {what}" + (f" at {where}" if where else ""))
+            step = Step("call", edge, _callee_entry=callee.entry)
+            nxt, next_frame = callee.entry, path.next_frame
+            path.calls, path.frames = (*path.calls, edge), (*path.frames, next_frame)
+            path.next_frame += 1
+        else:
+            step = Step("op", edge)
+            nxt, next_frame = edge.succ, frame
+        try:
+            path.enc.step(path.length, step, frame, next_frame)
+        except EncodingUnsupported as u:
+            raise GiveUp(UnknownReason.UNSUPPORTED, f"path exploration cannot encode {u.what}"
+                         + (f" (at {u.range})" if u.range else "")) from None
+        path.steps = (step, path.steps)
+        path.length += 1
+        path.node = nxt
+        enc, mem = path.enc.enc, path.enc.mem
+        new = [z3.simplify(c) for c in (*enc.constraints[path.added:], *mem.constraints[path.mem_added:])]
+        path.added, path.mem_added = len(enc.constraints), len(mem.constraints)
+        new = [c for c in new if not z3.is_true(c)]
+        if any(z3.is_false(c) for c in new):
+            return False
+        if new:
+            solver.add(*new)
+            if isinstance(edge, AssumeEdge) and self._check(solver) != z3.sat:
+                return False
+        # The model's limits first: an access's validity may rest on them (a string's length).
+        for limit in mem.bounds[path.bounded:]:
+            self._implied(limit, solver, edge, "a path{where} goes beyond what the memory model covers (a string "
+                                               "longer than the string functions follow, or an object too large)")
+        path.bounded = len(mem.bounds)
+        for access in mem.accesses[path.checked:]:
+            self._implied(access.valid, solver, edge, "a path may access memory outside a live object{where} "
+                                                      "(undefined behaviour: no proof can rely on what follows)")
+        path.checked = len(mem.accesses)
+        return True
+
+    def _check(self, solver: z3.Solver) -> z3.CheckSatResult:
+        res = check_within(solver, SOLVER_MS)
+        if res == z3.unknown:
+            self.budget.check()
+            raise GiveUp(UnknownReason.UNCONFIRMED,
+                         f"path exploration: the SMT solver gave up ({solver.reason_unknown()})")
+        return res
+
+    def _implied(self, fact: z3.BoolRef, solver: z3.Solver, edge: Edge, what: str) -> None:
+        """``fact`` must hold on every path that gets here; where it may not, the path's
+        continuation is explored only where it does, and no TRUE can follow."""
+        v = z3.simplify(fact)
+        if z3.is_true(v):
+            return
+        solver.push()
+        solver.add(z3.Not(v))
+        try:
+            res = self._check(solver)
+        finally:
+            solver.pop()
+        if res == z3.sat:
+            # Undefined behaviour, or beyond the model: no TRUE can rely on what follows; the
+            # paths where the fact holds are still explored for violations.
+            where = f" at {edge.range}" if edge.range else ""
+            self.undecided.append((None, "path exploration: " + what.format(where=where)))
+        solver.add(v)
+
+    # ---- error locations --------------------------------------------------------------------
+    def _target(self, path: _Path) -> None:
+        node = path.node
+        if id(node) in self.excluded:
+            return
+        assert node.error is not None
+        error_path = ErrorPath(path.step_list(), node.error, node)
+        feas = check_path(self.program, error_path, poll=self.budget.poll)
+        if feas.status == "sat":
+            c = Confirmed(error_path, feas)
+            self.out.confirmed.append(c)
+            self.excluded[id(node)] = node
+            if self.on_confirmed is not None:
+                self.on_confirmed(c)
+            return
+        if feas.status == "unsupported":
+            raise GiveUp(UnknownReason.UNSUPPORTED, f"an error path could not be confirmed: cbam cannot encode "
+                         f"{feas.reason}")
+        # Reached only through an undefined operation's arbitrary value, or the solver gave up.
+        why = ("path exploration: an error location is reachable only through undefined behaviour"
+               if feas.status == "unsat" else f"an error path could not be confirmed: {feas.reason}")
+        self.undecided.append((node, why))
+        self.excluded[id(node)] = node
+
+
+def explore(program: Program, budget: Budget, max_violations: int = 1,
+            excluded: dict[int, CFANode] | None = None,
+            on_confirmed: Callable[[Confirmed], None] | None = None) -> PathsOutcome:
+    return Explorer(program, budget, max_violations, excluded, on_confirmed).run()

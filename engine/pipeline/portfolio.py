@@ -1,0 +1,87 @@
+"""Which engines decide a program, and in what order: the one place that says so.
+
+1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
+   proves programs whose invariants its abstract domains express, with summaries that the
+   cache keeps across edits.
+2. **Path exploration** (analysis/paths.py), with the time CEGAR left, when CEGAR ended
+   without deciding every error location and not for lack of time: refinement made no
+   progress (relations over memory contents, which the abstract domains do not express), a
+   construct an abstract domain does not support, or an error path it could not confirm. It
+   follows every path exactly, so it decides bounded programs (no loop or recursion that runs
+   for an input-dependent number of iterations), with memory, and finds deep violations.
+
+Which engine decided is reported in the result's statistics (``decided_by``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..analysis.cegar import Confirmed
+from ..analysis.cpa_algorithm import Budget
+from ..analysis.paths import explore
+from ..analysis.result import UnknownReason
+from ..cfa.cfa import CFANode, Program
+from ..options import VerifyOptions
+from .search import Search
+
+# What leaves no time or no point for another engine.
+_FINAL = (UnknownReason.TIMEOUT, UnknownReason.CANCELLED, UnknownReason.MEMORY, UnknownReason.BAD_OPTION,
+          UnknownReason.INTERNAL)
+MIN_SECONDS = 0.5  # left of the run's time for path exploration to be worth starting
+
+
+def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
+    """Whether CEGAR left error locations undecided, for a reason another engine may overcome."""
+    if search.kind in _FINAL or search.stopped in _FINAL or search.run_timed_out:
+        return False
+    if search.status == "unknown":
+        return True
+    # A search for further violations that gave up on some location.
+    return search.status == "unsafe" and bool(search.reason) and found < opts.max_violations
+
+
+def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, known: dict[int, CFANode],
+             on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> None:
+    """Let path exploration decide what CEGAR left undecided; ``search`` becomes the combined answer."""
+    search.stats.decided_by = "cegar"
+    found = len(search.confirmed) + len(known)
+    if not opts.path_exploration or not undecided(search, opts, found):
+        return
+    remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+    if remaining is not None and remaining < MIN_SECONDS:
+        return
+    excluded = dict(known)
+    excluded |= {id(c.path.error_node): c.path.error_node for c in search.confirmed}
+    streamed = list(search.confirmed)
+
+    def confirmed_now(c: Confirmed) -> None:
+        streamed.append(c)
+        if on_confirmed is not None:
+            on_confirmed(list(streamed))
+
+    budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
+    out = explore(program, budget, opts.max_violations - found, excluded, confirmed_now)
+    search.stats.explored_paths = out.paths
+    search.confirmed.extend(out.confirmed)
+    if out.kind == UnknownReason.NONE:  # exhaustive: its answer is the run's
+        search.status = "unsafe" if search.confirmed or known else "safe"
+        search.kind, search.reason, search.reason_node = UnknownReason.NONE, "", None
+        search.stopped = UnknownReason.NONE
+        search.stats.decided_by = "paths"
+        return
+    if out.confirmed:
+        search.stats.decided_by = "cegar+paths" if found else "paths"
+        if search.status == "unknown":
+            search.status = "unsafe"
+    if out.kind == UnknownReason.CANCELLED:
+        search.kind, search.reason = out.kind, out.reason
+        search.stopped = UnknownReason.CANCELLED
+        return
+    search.reason = f"{search.reason}; {out.reason}" if search.reason else out.reason
+    if out.kind == UnknownReason.TIMEOUT:
+        # More time might have decided it: not an answer the cache may keep as final.
+        search.stats.phases_cut_by_time += 1
+        if search.status == "unsafe":
+            search.stopped, search.run_timed_out = UnknownReason.TIMEOUT, True

@@ -1,0 +1,113 @@
+"""Path exploration (analysis/paths.py) behind CEGAR in the portfolio (pipeline/portfolio.py):
+it decides bounded programs exactly, memory included, and never answers TRUE where a path
+has undefined behaviour or leaves what the memory model covers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cbam.engine import api
+from cbam.engine.analysis.cpa_algorithm import Budget
+from cbam.engine.analysis.paths import explore
+from cbam.engine.verify import run_deep
+
+from .conftest import ROOT, assert_replay_reaches_error, check_error_path, load_src, verify_src
+
+SWAP = """#include <assert.h>
+static void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
+void swap_params(int *p, int *q) {
+    int x = *p, y = *q;
+    swap(p, q);
+    assert(*p == y && *q == x);
+}
+"""
+
+
+def _verify(code: str, tmp_path: Path, **kw):
+    path = tmp_path / "prog.c"
+    path.write_text(code)
+    return run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30, **kw))).result
+
+
+def test_a_swap_through_pointers_is_proved_by_path_exploration(tmp_path: Path) -> None:
+    alone = _verify(SWAP, tmp_path, path_exploration=False)
+    assert alone.verdict == "UNKNOWN"  # the relation *p == y is beyond the value analysis
+    result = _verify(SWAP, tmp_path)
+    assert result.verdict == "TRUE"
+    assert result.statistics.decided_by == "paths" and result.statistics.explored_paths >= 1
+
+
+def test_a_violation_cegar_gives_up_on_is_found_replayed_and_complete(tmp_path: Path) -> None:
+    source = ROOT / "tests" / "programs" / "memory" / "bounded_copy_false.c"
+    path = tmp_path / source.name
+    path.write_text(source.read_text())
+    result = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30))).result
+    check_error_path(result)
+    assert result.statistics.decided_by == "paths"
+    assert [v.range.line for v in result.violations] == [29]
+    assert_replay_reaches_error(path, result, result.data_model, tmp_path)
+    every = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30,
+                                                                                     max_violations=100))).result
+    assert [v.range.line for v in every.violations] == [29]
+    assert not every.search_stopped  # exhaustive: the list is complete
+
+
+@pytest.mark.parametrize("body", [
+    # division by zero yields an arbitrary value: the failure is reachable only through it
+    "int d = __VERIFIER_nondet_int(); int q = 10 / d; if (d == 0 && q != 7) return 0; "
+    "assert(d != 0);",
+    # a string longer than the string functions follow (64 bytes)
+    "char b[100]; memset(b, 'a', 99); b[99] = 0; assert(strlen(b) != 99);",
+    # a dangling pointer to a returned function's local
+    "int *p = dangling(); assert(*p == 5);",
+    # reading past an array's end
+    "int a[4] = {1, 2, 3, 4}; int i = __VERIFIER_nondet_int(); if (i < 0 || i > 4) return 0; "
+    "assert(a[i] != 0 || i == 4);",
+], ids=["division-by-zero", "long-string", "dangling-pointer", "out-of-bounds-read"])
+def test_no_true_rests_on_undefined_behaviour_or_on_the_models_limits(tmp_path: Path, body: str) -> None:
+    code = ("#include <assert.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n"
+            "int *dangling(void) { int x = 5; return &x; }\n"
+            f"int main(void) {{ {body} return 0; }}\n")
+    result = verify_src(code, tmp_path, timeout=20)
+    assert result.verdict != "TRUE", result.reason
+    program = load_src(code, tmp_path)
+    out = run_deep(lambda: explore(program, Budget(20)))
+    assert out.status != "safe", out.reason
+
+
+def test_a_loop_of_input_dependent_length_is_not_proved_by_unwinding(tmp_path: Path) -> None:
+    code = """#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int n = __VERIFIER_nondet_int(), i = 0, a[2];
+    a[0] = 0;
+    while (i < n) { a[0] += 2; i++; }
+    assert(a[0] % 2 == 0);
+    return 0;
+}
+"""
+    program = load_src(code, tmp_path)
+    out = run_deep(lambda: explore(program, Budget(3)))
+    assert out.status == "unknown"
+
+
+def test_a_bounded_loop_is_unwound_completely(tmp_path: Path) -> None:
+    code = """#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int a[10], i, s = 0;
+    for (i = 0; i < 10; i++) a[i] = __VERIFIER_nondet_int() & 1;
+    for (i = 0; i < 10; i++) s += a[i];
+    assert(s <= 10);
+    return 0;
+}
+"""
+    program = load_src(code, tmp_path)
+    out = run_deep(lambda: explore(program, Budget(30)))
+    assert out.status == "safe" and out.paths == 1
+    bad = load_src(code.replace("s <= 10", "s < 10"), tmp_path, name="bad.c")
+    found = run_deep(lambda: explore(bad, Budget(30)))
+    assert found.status == "unsafe"
+    [c] = found.confirmed
+    assert c.feasibility.status == "sat" and c.path.error_node.error is not None
