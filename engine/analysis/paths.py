@@ -38,6 +38,7 @@ from ..cfa.ir import AssumeEdge, CallEdge, Edge
 from .cegar import Confirmed
 from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, Step
+from .pathmemory import MemoryUnsupported
 from .result import UnknownReason
 from .smt import EncodingUnsupported, PathEncoder, check_path, check_within
 
@@ -218,6 +219,8 @@ class Explorer:
                 if not nxt:
                     self.out.paths += 1
                     break
+                if len(nxt) == 2:
+                    nxt = self._decided(path, nxt)
                 if len(nxt) == 1:
                     edge = nxt[0]
                     continue
@@ -231,6 +234,21 @@ class Explorer:
     def _branches(self, path: _Path, solver: z3.Solver, pending: list) -> None:
         for alt in reversed(self._successors(path)):
             pending.append((path.fork(), alt, solver.num_scopes()))
+
+    def _decided(self, path: _Path, nxt: list[Edge]) -> list[Edge]:
+        """A two-way branch whose condition the path already decides (a concrete loop counter)
+        goes one way: no copy of the path, no solver call."""
+        a, b = nxt
+        if not (isinstance(a, AssumeEdge) and isinstance(b, AssumeEdge) and a.truth != b.truth
+                and a.cond is not None and b.cond is not None and a.cond.canon() == b.cond.canon()):
+            return nxt
+        try:
+            c = z3.simplify(path.enc.truth(a.cond, path.frames[-1], path.length))
+        except (EncodingUnsupported, MemoryUnsupported):
+            return nxt  # the step itself will say so
+        if z3.is_true(c) or z3.is_false(c):
+            return [a if a.truth == z3.is_true(c) else b]
+        return nxt
 
     def _successors(self, path: _Path) -> list[Edge]:
         node = path.node

@@ -70,19 +70,59 @@ def solver_timeout(ms: int) -> int:
     return max(1, min(ms, int((deadline - time.monotonic()) * 1000)))
 
 
+class _Watchdog:
+    """One thread that interrupts z3 checks running past their time (instead of a timer thread
+    per check: path exploration makes thousands of small checks)."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.watched: dict[int, tuple[float, z3.Context]] = {}
+        self.token = 0
+        self.thread: threading.Thread | None = None
+
+    def arm(self, ctx: z3.Context, deadline: float) -> int:
+        with self.cond:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._loop, name="cbam-z3-watchdog", daemon=True)
+                self.thread.start()
+            self.token += 1
+            self.watched[self.token] = (deadline, ctx)
+            self.cond.notify()
+            return self.token
+
+    def disarm(self, token: int) -> None:
+        with self.cond:
+            self.watched.pop(token, None)
+
+    def _loop(self) -> None:
+        with self.cond:
+            while True:
+                if not self.watched:
+                    self.cond.wait()
+                    continue
+                now = time.monotonic()
+                for token, (deadline, ctx) in list(self.watched.items()):
+                    if now >= deadline:
+                        ctx.interrupt()
+                        del self.watched[token]
+                if self.watched:
+                    self.cond.wait(max(0.0, min(d for d, _ in self.watched.values()) - now))
+
+
+_watchdog = _Watchdog()
+
+
 def check_within(solver: z3.Solver, timeout_ms: int) -> z3.CheckSatResult:
     """``solver.check()`` that returns by its time limit: z3 honours "timeout" only between
-    steps, and preprocessing a large array formula can take far longer; so a timer interrupts
-    the context as well (an interrupted check answers unknown)."""
+    steps, and preprocessing a large array formula can take far longer; so the watchdog
+    interrupts the context as well (an interrupted check answers unknown)."""
     ms = solver_timeout(timeout_ms)
     solver.set("timeout", ms)
-    timer = threading.Timer(ms / 1000 + 0.05, solver.ctx.interrupt)
-    timer.daemon = True
-    timer.start()
+    token = _watchdog.arm(solver.ctx, time.monotonic() + ms / 1000 + 0.05)
     try:
         return solver.check()
     finally:
-        timer.cancel()
+        _watchdog.disarm(token)
 
 
 def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
