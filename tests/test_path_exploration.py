@@ -111,3 +111,13 @@ int main(void) {
     assert found.status == "unsafe"
     [c] = found.confirmed
     assert c.feasibility.status == "sat" and c.path.error_node.error is not None
+
+
+def test_calls_through_a_table_of_function_pointers_are_decided(tmp_path: Path) -> None:
+    # The call dispatches by comparing function addresses: C decides those (a function has no
+    # end that another object could follow), so the comparison is not left open.
+    source = ROOT / "tests" / "programs" / "memory" / "dispatch_table.c"
+    path = tmp_path / source.name
+    path.write_text(source.read_text())
+    result = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30))).result
+    assert result.verdict == "TRUE" and result.statistics.decided_by == "paths"

@@ -366,7 +366,8 @@ class MemoryState:
             return z3.Or(p == 0, z3.Select(self.live, self.oid(p)))
 
         def at_end(p: z3.ExprRef) -> z3.BoolRef:
-            ends = [z3.And(self.oid(p) == z3.BitVecVal(k, self.id_bits), self.offset(p) == size)
+            # (a function, an object of size 0 here, has no end that another object could follow)
+            ends = [z3.And(self.oid(p) == z3.BitVecVal(k, self.id_bits), self.offset(p) == size, size != 0)
                     for k, size in self.sizes.items()]
             return z3.Or(*ends) if ends else z3.BoolVal(False)
 
