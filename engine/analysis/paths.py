@@ -312,8 +312,10 @@ class Explorer:
         res = check_within(solver, SOLVER_MS)
         if res == z3.unknown:
             self.budget.check()
-            raise GiveUp(UnknownReason.UNCONFIRMED,
-                         f"path exploration: the SMT solver gave up ({solver.reason_unknown()})")
+            why = solver.reason_unknown()
+            # Out of time (its own limit, or interrupted past it): a faster machine might decide.
+            kind = UnknownReason.TIMEOUT if why in ("timeout", "canceled") else UnknownReason.UNCONFIRMED
+            raise GiveUp(kind, f"path exploration: the SMT solver gave up on a check ({why})")
         return res
 
     def _implied(self, fact: z3.BoolRef, solver: z3.Solver, edge: Edge, what: str) -> None:
@@ -353,10 +355,12 @@ class Explorer:
         if feas.status == "unsupported":
             raise GiveUp(UnknownReason.UNSUPPORTED, f"an error path could not be confirmed: cbam cannot encode "
                          f"{feas.reason}")
-        # Reached only through an undefined operation's arbitrary value, or the solver gave up.
-        why = ("path exploration: an error location is reachable only through undefined behaviour"
-               if feas.status == "unsat" else f"an error path could not be confirmed: {feas.reason}")
-        self.undecided.append((node, why))
+        if feas.status == "unknown":  # the solver gave up: a matter of time
+            raise GiveUp(UnknownReason.TIMEOUT, f"path exploration: an error path could not be confirmed: "
+                         f"{feas.reason}")
+        # Reached only through an undefined operation's arbitrary value.
+        self.undecided.append((node, "path exploration: an error location is reachable only through undefined "
+                                     "behaviour"))
         self.excluded[id(node)] = node
 
 
