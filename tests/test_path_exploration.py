@@ -64,10 +64,12 @@ def test_a_violation_cegar_gives_up_on_is_found_replayed_and_complete(tmp_path: 
     # reading past an array's end
     "int a[4] = {1, 2, 3, 4}; int i = __VERIFIER_nondet_int(); if (i < 0 || i > 4) return 0; "
     "assert(a[i] != 0 || i == 4);",
-], ids=["division-by-zero", "long-string", "dangling-pointer", "out-of-bounds-read"])
+    # a call through a null function pointer
+    "int x = __VERIFIER_nondet_int(); if (x) fp = noop; fp(); assert(x != 0);",
+], ids=["division-by-zero", "long-string", "dangling-pointer", "out-of-bounds-read", "null-function-pointer"])
 def test_no_true_rests_on_undefined_behaviour_or_on_the_models_limits(tmp_path: Path, body: str) -> None:
     code = ("#include <assert.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n"
-            "int *dangling(void) { int x = 5; return &x; }\n"
+            "int *dangling(void) { int x = 5; return &x; }\nvoid noop(void) {}\nvoid (*fp)(void);\n"
             f"int main(void) {{ {body} return 0; }}\n")
     result = verify_src(code, tmp_path, timeout=20)
     assert result.verdict != "TRUE", result.reason

@@ -34,7 +34,7 @@ import z3
 
 from ..cfa.cfa import CFANode, Program
 from ..cfa.ctype import CType
-from ..cfa.ir import AssumeEdge, CallEdge, Edge
+from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge, Edge
 from .cegar import Confirmed
 from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, Step
@@ -279,6 +279,10 @@ class Explorer:
         else:
             step = Step("op", edge)
             nxt, next_frame = edge.succ, frame
+            if isinstance(edge, AbortEdge) and edge.undefined:
+                where = f" at {edge.range}" if edge.range else ""
+                self.undecided.append((None, f"path exploration: a path reaches undefined behaviour{where} "
+                                             f"({edge.label})"))
         try:
             path.enc.step(path.length, step, frame, next_frame)
         except EncodingUnsupported as u:

@@ -394,12 +394,15 @@ class ReturnEdge(Edge):
 
 @dataclass(eq=False)
 class AbortEdge(Edge):
-    """abort() / exit(): the path ends here without an error."""
+    """abort() / exit(): the path ends here without an error. ``undefined``: the program's
+    behaviour is undefined here (a call through a pointer that is no function), so a path
+    through it ends, but no proof may rest on its ending."""
 
     label: str = "abort()"
+    undefined: bool = False
 
     def canon(self) -> str:
-        return "abort"
+        return "abort undefined" if self.undefined else "abort"
 
     def describe(self) -> str:
         return self.text or self.label

@@ -207,7 +207,7 @@ class CallBuilder:
         else:
             # No function without a body has its address taken: any other target is not a
             # function at all, and the call would crash.
-            self.emit(AbortEdge, node, label="call through an invalid function pointer")
+            self.emit(AbortEdge, node, label="call through an invalid function pointer", undefined=True)
             self.cur = None
         self.cur = join
         return lhs if lhs is not None else Const(0, dm.int)
