@@ -45,7 +45,8 @@ def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
 def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, known: dict[int, CFANode],
              on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> None:
     """Let path exploration decide what CEGAR left undecided; ``search`` becomes the combined answer."""
-    search.stats.decided_by = "cegar"
+    if search.status != "unknown":
+        search.stats.decided_by = "cegar"  # an UNKNOWN was decided by no engine
     found = len(search.confirmed) + len(known)
     if not opts.path_exploration or not undecided(search, opts, found):
         return
