@@ -67,6 +67,9 @@ def _add_verify(sub) -> None:
                    help="an entry function's pointer parameters may be NULL (by default each points to a fresh object)")
     p.add_argument("--no-path-exploration", action="store_true",
                    help="only CEGAR: do not follow every path exactly when CEGAR leaves the program undecided")
+    p.add_argument("--no-horn", action="store_true",
+                   help="do not first try to prove a small program with whole-program invariants from Horn "
+                        "clauses (z3's Spacer, checked with machine integers)")
     p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
     p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
@@ -141,7 +144,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def _print_summaries(args: argparse.Namespace, store) -> int:
-    opts = api.VerifyOptions(config=args.config, timeout=args.timeout, cache=store, harness=False)
+    # Block summaries are CEGAR's: the Horn-clause engine, which keeps none, stays out.
+    opts = api.VerifyOptions(config=args.config, timeout=args.timeout, cache=store, harness=False, horn=False)
     try:
         report = api.verify_entries(args.file, preprocess=pp_options(args, args.data_model or "LP64"),
                                     entries=[args.entry] if args.entry else None, options=opts)
@@ -361,7 +365,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
                              property=getattr(args, "_property", "unreach-call"),
                              alloc_may_fail=getattr(args, "alloc_may_fail", False),
                              entry_null=getattr(args, "entry_null", False),
-                             path_exploration=not getattr(args, "no_path_exploration", False))
+                             path_exploration=not getattr(args, "no_path_exploration", False),
+                             horn=not getattr(args, "no_horn", False))
     pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
     if pp_text is None:
         pp_text = api.preprocess(source, None, pp)

@@ -27,6 +27,7 @@ _FIELDS = {
     "alloc_may_fail": False,
     "entry_null": False,
     "path_exploration": True,
+    "horn": True,
 }
 
 PROPERTIES = ("unreach-call", "memsafety")
@@ -60,6 +61,8 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     entry_null: bool
     # Path exploration decides what CEGAR leaves undecided (pipeline/portfolio.py).
     path_exploration: bool
+    # Whole-program invariants from Horn clauses are tried first on small programs (pipeline/portfolio.py).
+    horn: bool
 
     @property
     def theory(self) -> str:
@@ -82,5 +85,6 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
         it is never stored as a result), cancellation, the listener for partial results and the
         cache itself."""
         extra = [] if self.path_exploration else ["no-path-exploration"]
+        extra += [] if self.horn else ["no-horn"]
         return [*self.analysis_material(), self.max_violations, self.harness, self.extra_search_after_violation,
                 *extra]

@@ -136,7 +136,10 @@ def merge(results: list[VerificationResult], entries: list[str]) -> Verification
         statistics=Statistics.combined([r.statistics for r in results]),
         unsupported_range=next((r.unsupported_range for r in results if r.unsupported_range), None),
         reason_range=next((r.reason_range for r in results if r.reason_range), None),
-        function_keys={k: v for r in results for k, v in r.function_keys.items()})
+        function_keys={k: v for r in results for k, v in r.function_keys.items()},
+        # A summary proved from one entry holds for that entry's calls only: shown only if
+        # every entry's run was proved that way.
+        invariants=results[0].invariants if len(results) == 1 else {})
 
 
 def _stopped(verdict: str, results: list[VerificationResult]) -> UnknownReason:

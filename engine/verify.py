@@ -185,7 +185,10 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         validated = {k: r for k, r in bam.cache.items() if not r.dependent}
         if violations.prior:
             violations.report([])
-    if len(known) >= opts.max_violations:
+    proved = None if known else portfolio.prove_first(program, opts, stats)
+    if proved is not None:
+        search = proved
+    elif len(known) >= opts.max_violations:
         assert chain_precision is not None
         search = Search(status="unsafe", stats=stats, chain=chain, chain_precision=chain_precision[0],
                         chain_hinted=chain_precision[1])
@@ -266,6 +269,7 @@ def _assemble(result: VerificationResult, program: Program, opts: VerifyOptions,
             result.reason_ref = ["node", node.function, node.canon]
     search.stats.time = round(time.monotonic() - t0, 3)
     result.statistics = search.stats
+    result.invariants = dict(search.invariants)
     result.violations = violations.all(search.confirmed)
     if result.violations and result.verdict != "FALSE":
         # A confirmed violation stands even if a later phase ran out of time.

@@ -43,6 +43,11 @@ def format_hover(f: FunctionReport, result: VerificationResult | None, blocks: l
     if cache_off:
         lines.append("\nNo summary: summaries are read from the cache, which is off (setting `cbam.cache`).")
         return "\n".join(lines)
+    proved = result.invariants.get(name) if result is not None else None
+    if not blocks and proved is not None:
+        lines.append(f"\nProved with whole-program invariants (Horn clauses), not block summaries. "
+                     f"On every call that returns:\n\n`{proved}`")
+        return "\n".join(lines)
     if not blocks:
         lines.append(f"\nNo summary yet: cbam has not analysed `{name}`"
                      + (" (it is not reachable from the entry point)." if not f.reachable else "."))

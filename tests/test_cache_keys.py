@@ -37,6 +37,7 @@ CHANGES: dict[str, tuple[object, set[str]]] = {
     "harness": (False, RUN),  # a result carries its harness
     "extra_search_after_violation": (5.0, RUN),
     "path_exploration": (False, RUN),  # decides what CEGAR leaves undecided; blocks are CEGAR's
+    "horn": (False, RUN),  # may prove a program before CEGAR runs; blocks are CEGAR's
     "timeout": (3.0, set()),  # a run cut short by it is never stored
     "cancel": (lambda: False, set()),
     "on_partial": (lambda result: None, set()),  # a listener: it sees results, never changes them

@@ -57,7 +57,7 @@ def test_unknown_exit_status_and_reason(tmp_path):
     f.write_text("extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void);\n"
                  "int main(void) { int x = __VERIFIER_nondet_int(); int y = x + 1;\n"
                  "  if (x < 100 && y == x) reach_error();\n  return 0;\n}\n")
-    r = cbam("verify", str(f), "--timeout", "20", "--config", "value", "--no-path-exploration")
+    r = cbam("verify", str(f), "--timeout", "20", "--config", "value", "--no-path-exploration", "--no-horn")
     assert r.returncode == 3
     assert "Verification result: UNKNOWN" in r.stdout.strip().splitlines()[-1]
     # The default (value+predicate) proves it: the relation y == x + 1 is a predicate.

@@ -61,7 +61,7 @@ def test_id_bounded_output_fixpoint_is_safe(tmp_path):
     unsigned id(unsigned x) { if (x == 0) return 0; unsigned r = id(x - 1) + 1; if (r > 2) return 2; return r; }
     int main(void) { unsigned in = __VERIFIER_nondet_uint(); if (id(in) == 3) reach_error(); return 0; }
     """
-    r = verify_src(src, tmp_path)
+    r = verify_src(src, tmp_path, horn=False)  # BAM's fixpoint is what this is about
     assert r.verdict == "TRUE"
     assert r.statistics.fixpoint_iterations >= 3  # the summary grows 0, 1, 2 before it is inductive
 

@@ -124,7 +124,7 @@ def _observe(src: str, path: Path, config: str, store=None, timeout: float = 30)
     program = load_program(str(path), options=PreprocessOptions(data_model="LP64"))
     return observe(run_deep(lambda: verify_program(
         # CEGAR alone: what generalization changes is CEGAR's to report.
-        program, VerifyOptions(config=config, cache=store, timeout=timeout, harness=False, path_exploration=False))))
+        program, VerifyOptions(config=config, cache=store, timeout=timeout, harness=False, path_exploration=False, horn=False))))
 
 
 def _without_generalization(monkeypatch):

@@ -48,10 +48,11 @@ def run(src: str, path: Path, store, config: str, mode: str, entry: str = "main"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(src)
     program = load_program(str(path), options=PreprocessOptions(data_model="LP64"), entry=entry)
-    # CEGAR alone: the incremental cache is CEGAR's (path exploration uses no summaries), and
-    # exploring an undecided program to its time limit would spend the suite's time on waiting.
+    # CEGAR alone: the incremental cache is CEGAR's (path exploration and the Horn-clause engine
+    # use no summaries), and exploring an undecided program to its time limit would spend the
+    # suite's time on waiting.
     opts = VerifyOptions(config=config, cache=store, timeout=timeout, harness=False, path_exploration=False,
-                         **MODES[mode])
+                         horn=False, **MODES[mode])
     return run_deep(lambda: verify_program(program, opts)).to_json()
 
 

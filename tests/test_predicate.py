@@ -162,7 +162,7 @@ def test_thesis_example_is_proven_by_predicate_analysis(tmp_path):
 
 
 def test_sum_is_proven_with_a_relational_summary(tmp_path):
-    r = verify_src(SUM, tmp_path, data_model="ILP32", config="predicate")
+    r = verify_src(SUM, tmp_path, data_model="ILP32", config="predicate", horn=False)
     assert r.verdict == "TRUE", r.reason
     assert r.statistics.refinements >= 1
     p, cpa, path = _spurious_path(SUM, tmp_path)
@@ -353,12 +353,12 @@ def test_learned_predicates_are_stored_and_reused_after_an_edit(tmp_path):
     from cbam.engine.cache.store import CacheStore
 
     store = CacheStore(tmp_path / "cache")
-    first = verify_src(SUM, tmp_path, data_model="ILP32", config="predicate", cache=store)
+    first = verify_src(SUM, tmp_path, data_model="ILP32", config="predicate", cache=store, horn=False)
     assert first.verdict == "TRUE" and first.statistics.refinements >= 1
     saved = store.get_precision(str((tmp_path / "prog.c").resolve()), keys.precision_slot("predicate", "main"))
     learned = PredicatePrecision.from_json(saved["predicate"])
     atoms = [a for v in learned.at_node.values() for a in v]
     assert make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0) in atoms
     edited = SUM.replace("if (s != a + b)", "if (s != b + a)")
-    second = verify_src(edited, tmp_path, data_model="ILP32", config="predicate", cache=store)
+    second = verify_src(edited, tmp_path, data_model="ILP32", config="predicate", cache=store, horn=False)
     assert second.verdict == "TRUE" and second.source == "fresh" and second.statistics.refinements == 0

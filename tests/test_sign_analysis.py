@@ -49,7 +49,7 @@ def test_registering_offers_it_and_unregistering_removes_it(sign: str) -> None:
 
 def test_recursion_under_bam_is_proved_with_a_summary(sign: str, tmp_path: Path) -> None:
     store = api.open_cache(str(tmp_path / "cache"))
-    report = api.verify_entries(_write(tmp_path, RECURSIVE), options=api.VerifyOptions(config=sign, cache=store))
+    report = api.verify_entries(_write(tmp_path, RECURSIVE), options=api.VerifyOptions(config=sign, cache=store, horn=False))
     assert report.result.verdict == "TRUE", report.result.reason
     assert report.result.config == sign
     assert report.result.statistics.covered_recursive_calls > 0  # the recursion went through BAM's fixpoint
@@ -60,7 +60,7 @@ def test_recursion_under_bam_is_proved_with_a_summary(sign: str, tmp_path: Path)
 
 def test_cached_blocks_are_reused_after_an_edit_elsewhere(sign: str, tmp_path: Path) -> None:
     store = api.open_cache(str(tmp_path / "cache"))
-    opts = api.VerifyOptions(config=sign, cache=store)
+    opts = api.VerifyOptions(config=sign, cache=store, horn=False)
     path = _write(tmp_path, RECURSIVE)
     first = api.verify_entries(path, options=opts).result
     assert first.statistics.summary_hits == 0 and first.statistics.summary_misses > 0
@@ -88,7 +88,7 @@ def test_a_feasible_error_path_is_false_with_inputs(sign: str, tmp_path: Path) -
 def test_a_spurious_path_with_no_refiner_is_unknown_never_false(sign: str, tmp_path: Path) -> None:
     text = "#include <assert.h>\nint main(void) { int a = 3; int b = a - 5; assert(b != 0); return 0; }\n"
     result = api.verify_entries(_write(tmp_path, text),
-                                options=api.VerifyOptions(config=sign, path_exploration=False)).result
+                                options=api.VerifyOptions(config=sign, path_exploration=False, horn=False)).result
     assert result.verdict == "UNKNOWN"
     assert result.reason_kind == "no-refiner"
     assert "value" in result.reason  # it names a configuration that can refine
@@ -110,7 +110,7 @@ def test_its_summaries_appear_in_hover_through_the_api(sign: str, tmp_path: Path
 
     cache = tmp_path / "cache"
     report = api.verify_entries(_write(tmp_path, RECURSIVE),
-                                options=api.VerifyOptions(config=sign, cache=api.open_cache(str(cache))))
+                                options=api.VerifyOptions(config=sign, cache=api.open_cache(str(cache)), horn=False))
     f = next(fn for fn in report.functions if fn.name == "f")
     text = format_hover(f, report.result, SummaryReader().blocks(str(cache), f.key))
     assert "| `true` | `\\result >= 1` |" in text, text

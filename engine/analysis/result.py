@@ -93,7 +93,7 @@ class Statistics:
     summary_misses: int = 0
     bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
     explored_paths: int = 0  # paths followed to their end by path exploration (pipeline/portfolio.py)
-    decided_by: str = ""  # the engine whose answer this is: "cegar", "paths" or "cegar+paths"
+    decided_by: str = ""  # the engine whose answer this is: "invariants", "cegar", "paths" or "cegar+paths"
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -137,6 +137,9 @@ class VerificationResult:
     # A violation confirmed while the search for further ones goes on (VerifyOptions.on_partial):
     # what is known so far, not the run's answer.
     partial: bool = False
+    # Per function, its summary as the Horn-clause engine proved it (analysis/horn.py), when that
+    # engine decided the run: there are no block summaries then.
+    invariants: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {**({"partial": True} if self.partial else {}), "file": self.file, "verdict": self.verdict, "reason": self.reason,
@@ -147,4 +150,5 @@ class VerificationResult:
                 "unsupported": self.unsupported_range.to_json() if self.unsupported_range else None,
                 "reason_range": self.reason_range.to_json() if self.reason_range else None,
                 "violations": [v.to_json() for v in self.violations],
-                "warnings": self.warnings, "statistics": self.statistics.to_json()}
+                "warnings": self.warnings, "statistics": self.statistics.to_json(),
+                **({"invariants": self.invariants} if self.invariants else {})}

@@ -87,7 +87,8 @@ def load_result(data: dict[str, Any], program: Program) -> VerificationResult | 
     result = VerificationResult(data["verdict"], data["reason"], violations, stats, program.main_file,
                                 data["config"], program.data_model.name, warnings=data["warnings"], source="cache",
                                 reason_kind=UnknownReason(data.get("reason_kind", "")),
-                                search_stopped=UnknownReason(data.get("search_stopped", "")))
+                                search_stopped=UnknownReason(data.get("search_stopped", "")),
+                                invariants=dict(data.get("invariants", {})))
     if data.get("reason_ref"):
         result.reason_ref = data["reason_ref"]
         result.reason_range = _violation_range(program, data["reason_ref"])

@@ -1,5 +1,12 @@
 """Which engines decide a program, and in what order: the one place that says so.
 
+0. **Whole-program invariants from Horn clauses** (analysis/horn.py), first, on small programs
+   (at most ``horn.MAX_EDGES`` CFA edges) with a loop or recursion, for a small share of the
+   time (``HORN_SHARE``, at most ``HORN_SECONDS``). Spacer finds loop invariants and recursive summaries over the
+   integers in a fraction of a second where value analysis would enumerate an input range
+   and predicate refinement would unroll; its candidate is a proof only once every clause
+   holds with machine integers. It proves; it never reports a violation, so anything it
+   does not prove goes on to the engines below as if it had not run.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits.
@@ -10,7 +17,8 @@
    follows every path exactly, so it decides bounded programs (no loop or recursion that runs
    for an input-dependent number of iterations), with memory, and finds deep violations.
 
-Which engine decided is reported in the result's statistics (``decided_by``).
+Which engine decided is reported in the result's statistics (``decided_by``: "invariants",
+"cegar", "paths" or "cegar+paths").
 """
 
 from __future__ import annotations
@@ -18,10 +26,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from ..analysis import horn
 from ..analysis.cegar import Confirmed
 from ..analysis.cpa_algorithm import Budget
 from ..analysis.paths import explore
-from ..analysis.result import UnknownReason
+from ..analysis.result import Statistics, UnknownReason
 from ..cfa.cfa import CFANode, Program
 from ..options import VerifyOptions
 from .search import Search
@@ -30,6 +39,22 @@ from .search import Search
 _FINAL = (UnknownReason.TIMEOUT, UnknownReason.CANCELLED, UnknownReason.MEMORY, UnknownReason.BAD_OPTION,
           UnknownReason.INTERNAL)
 MIN_SECONDS = 0.5  # left of the run's time for path exploration to be worth starting
+HORN_SHARE = 0.1  # of the run's time limit, for the Horn-clause engine first
+HORN_SECONDS = 2.0  # ... and at most this: what it proves, it proves fast
+
+
+def prove_first(program: Program, opts: VerifyOptions, stats: Statistics) -> Search | None:
+    """The Horn-clause engine's proof, as a finished search, or None (then nothing happened:
+    the other engines run as they would without it)."""
+    if not opts.horn or opts.property != "unreach-call" or horn.applies(program):
+        return None
+    seconds = HORN_SECONDS if opts.timeout is None else min(HORN_SECONDS, HORN_SHARE * opts.timeout)
+    cancel = opts.cancel if callable(opts.cancel) else (lambda: False)
+    out = horn.solve(program, seconds, cancel)  # type: ignore[arg-type]
+    if out.status != "safe":
+        return None
+    stats.decided_by = "invariants"
+    return Search(status="safe", stats=stats, precision={}, invariants=out.summaries)
 
 
 def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
@@ -45,7 +70,7 @@ def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
 def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, known: dict[int, CFANode],
              on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> None:
     """Let path exploration decide what CEGAR left undecided; ``search`` becomes the combined answer."""
-    if search.status != "unknown":
+    if search.status != "unknown" and not search.stats.decided_by:
         search.stats.decided_by = "cegar"  # an UNKNOWN was decided by no engine
     found = len(search.confirmed) + len(known)
     if not opts.path_exploration or not undecided(search, opts, found):

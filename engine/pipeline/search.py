@@ -44,6 +44,7 @@ class Search:
     chain: list[list[dict]] = field(default_factory=list)
     chain_precision: dict | None = None  # the first phase's precision, which the chain was found under
     chain_hinted: bool = False  # ... a precision reused from an earlier run
+    invariants: dict[str, str] = field(default_factory=dict)  # the Horn-clause engine's summaries, if it decided
 
 
 def accumulate(stats: Statistics, bam: BAM, budget: Budget, refinements: int) -> None:

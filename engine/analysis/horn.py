@@ -1,0 +1,661 @@
+"""Whole-program invariants from Horn clauses, checked with machine integers.
+
+The program becomes a system of constrained Horn clauses: one relation per CFA node over its
+function's frame (integer variables whose address is never taken, the globals, and entry
+copies ``x@old`` of the parameters and globals), one clause per edge, and per call a clause
+into the callee's entry and one from the callee's exit back to the return site, linked
+through the entry copies. The exit relation is the function's summary, for every calling
+context at once, so recursion needs nothing more. Everything the encoding does not model
+(memory, floats, pointers) reads as an arbitrary value: the clauses over-approximate the
+program, as the predicate analysis's path formulas do (predicate/formula.py).
+
+z3's Spacer solves the clauses over unbounded integers, where it generalises well (the
+invariant of a counting loop, ``i + k == k0``, or the summary ``\\result == 2 * n``). That
+answer is only a candidate: integer arithmetic is not C's. It becomes a proof only when every
+clause, encoded again with bit-vectors (C's semantics: wrap-around, undefined behaviour as
+an arbitrary value), holds with the candidate's relations read over the machine values
+(``check``). Relations the answer leaves out count as ``true``. A candidate that fails the
+check proves nothing and the run goes on with the other engines; so does any counterexample
+Spacer reports, since it may rely on unbounded integers (confirmed violations come from the
+engines that confirm paths).
+
+This is the over-approximating half of CPArec (seed 002): summaries whose inductiveness a
+solver checks; here they come from Spacer in one step rather than refined from interpolants.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import z3
+
+from ..cfa.cfa import CFANode, FunctionCFA, Program
+from ..cfa.ctype import IntType
+from ..cfa.ir import AbortEdge, CallEdge, Unary, Var
+from .predicate.cpa import abstraction_point
+from .predicate.formula import SegmentEncoder, Theory, old
+from .smt import _watchdog, check_within, solver_timeout
+
+# A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
+# quickly with the number of relations, and BAM's summaries are what makes edits cheap there.
+MAX_EDGES = 600
+MAX_SEGMENT_STEPS = 20_000  # nodes visited from one cut point (a cycle without one would not end)
+ERROR = ("", -1)  # the relation that stands for "an error location is reachable"
+
+RelKey = tuple[str, int]  # (function, canonical node index)
+
+
+@dataclass
+class Clause:
+    """``AND body & constraints => head`` (head ERROR: the error relation)."""
+
+    head: RelKey
+    head_args: list[z3.ExprRef]
+    body: list[tuple[RelKey, list[z3.ExprRef]]]
+    constraints: list[z3.BoolRef] = field(default_factory=list)
+
+
+@dataclass
+class HornOutcome:
+    status: str  # "safe" (proved with machine integers) or "unknown"
+    reason: str = ""
+    seconds: float = 0.0
+    summaries: dict[str, str] = field(default_factory=dict)  # function -> its exit relation, in C (summary_text)
+
+
+class Untranslatable(Exception):
+    """A candidate formula outside the fragment that ``to_bv`` reads exactly."""
+
+
+def applies(program: Program) -> str:
+    """Why the encoding cannot prove this program ("" if it can try)."""
+    if program.memsafety:
+        return "memory-safety checks are not encoded"
+    edges = 0
+    for f in program.all_functions():
+        for n in f.nodes:
+            for e in n.out:
+                edges += 1
+                if isinstance(e, AbortEdge) and e.undefined:
+                    return "the program has undefined behaviour that ends a path"
+    if edges > MAX_EDGES:
+        return f"the program has over {MAX_EDGES} CFA edges"
+    if not any(n.error is not None for f in program.all_functions() for n in f.nodes):
+        return "no error location"
+    if not any(n.loop_head for f in program.all_functions() for n in f.nodes) and not _recursive(program):
+        # Without loops or recursion, value analysis and predicate abstraction settle it fast,
+        # and BAM's summaries, per calling context, are what the editor shows and reuses.
+        return "no loop or recursion"
+    return ""
+
+
+def _recursive(program: Program) -> bool:
+    from ..cfa.callgraph import CallGraph
+
+    cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
+    return bool(cg.recursive_functions())
+
+
+class MachineEncoder(SegmentEncoder):
+    """In the integer theory, C's machine integers exactly where that stays linear: unsigned
+    arithmetic and conversions wrap, signed overflow gives an arbitrary value (as with
+    bit-vectors). Candidates found under these semantics are the ones the bit-vector check
+    can accept: a summary like ``\\result == 2 * n`` holds only where ``2 * n`` does not overflow,
+    so Spacer has to find the bound that keeps it there."""
+
+    def cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
+        if self.th.name != "lia":
+            return super().cast(v, src, dst)
+        if dst.is_bool:
+            return z3.If(v != 0, self.th.const(1, dst), self.th.const(0, dst))
+        return self._wrap(v, dst, periods=None)
+
+    def _wrap(self, r: z3.ExprRef, t: IntType, periods: int | None = 1) -> z3.ExprRef:
+        """``r`` reduced into ``t``'s range; ``periods``: how far out of range it can be (None: any)."""
+        n = 1 << t.bits
+        if z3.is_int_value(r):
+            return z3.IntVal(t.wrap(r.as_long()))
+        inside = z3.And(r >= t.min, r <= t.max)
+        if periods == 1:
+            return z3.If(inside, r, z3.If(r > t.max, r - n, r + n))
+        m = r % n
+        return z3.If(inside, r, z3.If(m > t.max, m - n, m) if t.signed else m)
+
+    def _arith(self, op: str, a, b, lt: IntType, rt: IntType, t: IntType) -> z3.ExprRef:
+        if self.th.name != "lia":
+            return super()._arith(op, a, b, lt, rt, t)
+        linear = op in ("+", "-") or (op == "*" and (z3.is_int_value(a) or z3.is_int_value(b)))
+        if not linear:
+            return self.arbitrary(t)
+        r = a + b if op == "+" else a - b if op == "-" else a * b
+        if t.signed:
+            return z3.If(z3.And(r >= t.min, r <= t.max), r, self.arbitrary(t))
+        return self._wrap(r, t, 1 if op != "*" else None)
+
+    def expr(self, e):
+        t = e.type
+        if self.th.name == "lia" and isinstance(e, Unary) and e.op in ("-", "~") and isinstance(t, IntType):
+            a = self.expr(e.arg)
+            r = -a if e.op == "-" else -a - 1
+            if t.signed:
+                return z3.If(z3.And(r >= t.min, r <= t.max), r, self.arbitrary(t))
+            return self._wrap(r, t)
+        return super().expr(e)
+
+
+
+def _copy(enc: SegmentEncoder) -> SegmentEncoder:
+    c = type(enc)(enc.th, enc.read_initial)
+    c.ssa = dict(enc.ssa)
+    c.constraints = list(enc.constraints)
+    return c
+
+
+class Encoder:
+    """The clauses of a program in one theory; ``clauses()`` yields them in a fixed order, so
+    the clauses of two theories correspond one to one."""
+
+    def __init__(self, program: Program, theory: str, exact: bool = True):
+        """``exact``: machine integers where linear (MachineEncoder); False gives the plain
+        integer clauses, whose answers the check refutes wherever they rely on no overflow."""
+        self.program = program
+        self.th = Theory(program, theory)
+        self.encoder = MachineEncoder if exact else SegmentEncoder
+        th = self.th
+        self.globals = sorted(n for n, v in program.vars.items() if v.is_global and th.modelled(n))
+        self._frames: dict[str, list[str]] = {}
+        self._tag = 0
+        self._cuts: dict[int, bool] = {}
+        self.signs: dict[RelKey, list[bool]] = {}  # per relation: how each argument reads as an integer
+
+    def frame(self, fn: FunctionCFA) -> list[str]:
+        fv = self._frames.get(fn.name)
+        if fv is None:
+            own = sorted(n for n, v in self.program.vars.items() if v.function == fn.name and self.th.modelled(n))
+            params = [p for p in fn.params if self.th.modelled(p)]
+            fv = own + self.globals + [old(v) for v in params + self.globals]
+            self._frames[fn.name] = fv
+        return fv
+
+    def _fresh_frame(self, fn: FunctionCFA) -> dict[str, z3.ExprRef]:
+        for n in (fn.entry, *fn.nodes):
+            if key(n) not in self.signs:
+                self.signs[key(n)] = [self.th.type_of(v).signed for v in self.frame(fn)]
+        self._tag += 1
+        return {v: self.th.term(v, f"h{self._tag}") for v in self.frame(fn)}
+
+    def _ranges(self, terms: dict[str, z3.ExprRef]) -> list[z3.BoolRef]:
+        out = []
+        for v, t in terms.items():
+            r = self.th.in_range(t, self.th.type_of(v))
+            if r is not None:
+                out.append(r)
+        return out
+
+    def clauses(self) -> list[Clause]:
+        program = self.program
+        out: list[Clause] = []
+        start = program.start
+        x = self._fresh_frame(start)
+        out.append(Clause(key(start.entry), [x[v] for v in self.frame(start)], [], self._ranges(x)))
+        for f in program.all_functions():
+            for n in f.nodes:
+                if not self.cut(f, n):
+                    continue
+                if n.error is not None:
+                    x = self._fresh_frame(f)
+                    out.append(Clause(ERROR, [], [(key(n), [x[v] for v in self.frame(f)])], self._ranges(x)))
+                out.extend(self._segments(f, n))
+        return out
+
+    def cut(self, f: FunctionCFA, n: CFANode) -> bool:
+        """Where a relation stands: the predicate analysis's abstraction points and return sites;
+        the paths between them (which join nowhere, as joins are cut points) become one clause each."""
+        c = self._cuts.get(id(n))
+        if c is None:
+            c = abstraction_point(n, f) or any(isinstance(e, CallEdge) for e in n.inn)
+            self._cuts[id(n)] = c
+        return c
+
+    def _segments(self, f: FunctionCFA, u: CFANode) -> list[Clause]:
+        th = self.th
+        frame = self.frame(f)
+        x = self._fresh_frame(f)
+        body = [(key(u), [x[v] for v in frame])]
+        out: list[Clause] = []
+        todo: list[tuple[CFANode, SegmentEncoder]] = [(u, self.encoder(th, x.__getitem__))]
+        steps = 0
+        while todo:
+            n, enc = todo.pop()
+            steps += 1
+            if steps > MAX_SEGMENT_STEPS:
+                raise TypeError(f"a path segment in {f.name} is too long")
+            live = [e for e in n.out if not isinstance(e, AbortEdge)]  # abort ends the path
+            for i, e in enumerate(live):
+                here = enc if i == len(live) - 1 else _copy(enc)
+                if isinstance(e, CallEdge):
+                    out.extend(self._call(f, e, here, body, x))
+                    continue
+                here.edge(e, lambda: self.globals)
+                if self.cut(f, e.succ):
+                    out.append(Clause(key(e.succ), [here.read(v) for v in frame], body,
+                                      list(here.constraints) + self._ranges(x)))
+                else:
+                    todo.append((e.succ, here))
+        return out
+
+    def _call(self, f: FunctionCFA, e: CallEdge, enc: SegmentEncoder, body: list, x: dict) -> list[Clause]:
+        th = self.th
+        frame = self.frame(f)
+        callee = self.program.functions[e.callee]
+        cframe = self.frame(callee)
+        args = self._args(enc, e, callee)
+        # Into the callee: parameters from the arguments, the caller's globals; locals arbitrary.
+        y = self._fresh_frame(callee)
+        links = [y[p] == v for p, v in args.items()] + [y[g] == enc.read(g) for g in self.globals]
+        links += [y[old(p)] == y[p] for p in args] + [y[old(g)] == y[g] for g in self.globals]
+        enter = Clause(key(callee.entry), [y[v] for v in cframe], body,
+                       list(enc.constraints) + links + self._ranges(x) + self._ranges(y))
+        # Back from its exit: linked through the entry copies.
+        z = self._fresh_frame(callee)
+        ret = [z[old(p)] == v for p, v in args.items()] + [z[old(g)] == enc.read(g) for g in self.globals]
+        for g in self.globals:
+            enc.write(g, z[g])
+        lhs = e.lhs
+        if isinstance(lhs, Var) and th.modelled(lhs.name):
+            rv = callee.result_var
+            if rv is not None and th.modelled(rv):
+                rt, lt = th.type_of(rv), th.type_of(lhs.name)
+                enc.write(lhs.name, enc.cast(z[rv], rt, lt) if rt != lt else z[rv])
+            else:
+                enc.havoc(lhs.name)
+        back = Clause(key(e.succ), [enc.read(v) for v in frame],
+                      [*body, (key(callee.exit), [z[v] for v in cframe])],
+                      list(enc.constraints) + ret + self._ranges(x) + self._ranges(z))
+        return [enter, back]
+
+    def _args(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA) -> dict[str, z3.ExprRef]:
+        out = {}
+        for p, a in zip(callee.params, edge.args):
+            if not self.th.modelled(p):
+                continue
+            pt = self.th.type_of(p)
+            if not isinstance(a.type, IntType):
+                out[p] = enc.arbitrary(pt)
+                continue
+            v = enc.expr(a)
+            out[p] = enc.cast(v, a.type, pt) if a.type != pt else v
+        return out
+
+
+def key(node: CFANode) -> RelKey:
+    return (node.function, node.canon)
+
+
+# ---- solving --------------------------------------------------------------------------------
+Interpretation = tuple[z3.ExprRef, list[z3.ExprRef]]  # formula over placeholders, the placeholders
+
+
+def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False) -> HornOutcome:
+    t0 = time.monotonic()
+    why = applies(program)
+    if why:
+        return HornOutcome("unknown", why)
+    try:
+        lia = Encoder(program, "lia").clauses()
+    except (TypeError, KeyError) as exc:
+        return HornOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
+    candidate = _spacer(lia, timeout_s)
+    if isinstance(candidate, str):
+        return HornOutcome("unknown", candidate, time.monotonic() - t0)
+    if cancelled():
+        return HornOutcome("unknown", "cancelled", time.monotonic() - t0)
+    remaining = max(0.2, timeout_s - (time.monotonic() - t0))
+    bv = Encoder(program, "bv")
+    failed = check(bv.clauses(), candidate, bv.signs, remaining, cancelled)
+    seconds = time.monotonic() - t0
+    if failed:
+        return HornOutcome("unknown", failed, seconds)
+    lia_frames = Encoder(program, "lia")
+    summaries = {}
+    for f in program.functions.values():
+        got = candidate.get(key(f.exit))
+        if got is not None:
+            summaries[f.name] = summary_text(got, lia_frames.frame(f), program)
+    return HornOutcome("safe", "", seconds, summaries)
+
+
+def _spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretation] | str:
+    fp = z3.Fixedpoint()
+    fp.set(engine="spacer")
+    # Every relation keeps its own interpretation (inlined or sliced ones would read "true"),
+    # so that each clause can be checked on its own.
+    fp.set("xform.inline_linear", False, "xform.inline_eager", False, "xform.slice", False)
+    ms = solver_timeout(int(timeout_s * 1000))
+    fp.set("timeout", ms)
+    rels: dict[RelKey, z3.FuncDeclRef] = {}
+
+    def rel(k: RelKey, args: list[z3.ExprRef]) -> z3.FuncDeclRef:
+        r = rels.get(k)
+        if r is None:
+            r = z3.Function(f"R{len(rels)}", *[a.sort() for a in args], z3.BoolSort())
+            rels[k] = r
+            fp.register_relation(r)
+        return r
+
+    for c in clauses:
+        heads = [z3.FreshConst(a.sort(), "hd") for a in c.head_args]
+        head = rel(c.head, heads)(*heads)
+        body = [rel(k, args)(*args) for k, args in c.body]
+        body += list(c.constraints) + [h == a for h, a in zip(heads, c.head_args)]
+        vs: dict[int, z3.ExprRef] = {}
+        relations = {r.name() for r in rels.values()}
+        for f in [*body, head]:
+            for t in _consts(f):
+                if t.decl().name() not in relations:
+                    vs.setdefault(t.get_id(), t)
+        if vs:
+            fp.declare_var(*vs.values())
+        fp.rule(head, body)
+    if ERROR not in rels:
+        return "no error location is reachable in the clauses"
+    token = _watchdog.arm(fp.ctx, time.monotonic() + ms / 1000 + 0.05)
+    try:
+        r = fp.query(rels[ERROR]())
+    except z3.Z3Exception as exc:
+        return f"Spacer failed ({exc})"
+    finally:
+        _watchdog.disarm(token)
+    if r == z3.sat:
+        return "Spacer found a counterexample over unbounded integers (not a proof of anything)"
+    if r != z3.unsat:
+        return f"Spacer gave up ({fp.reason_unknown() or 'unknown'})"
+    return _model(fp.get_answer(), rels)
+
+
+def _model(answer: z3.ExprRef, rels: dict[RelKey, z3.FuncDeclRef]) -> dict[RelKey, Interpretation]:
+    """Spacer's answer to an unsatisfiable query: ``ForAll(xs, R(xs) == body)`` per relation."""
+    by_name = {r.name(): k for k, r in rels.items()}
+    out: dict[RelKey, Interpretation] = {}
+    for q in (answer.children() if z3.is_and(answer) else [answer]):
+        body = q.body() if z3.is_quantifier(q) else q
+        app, f = _definition(body)
+        if app is None or app.decl().name() not in by_name:
+            continue
+        k = by_name[app.decl().name()]
+        holes = [z3.Const(f"__a{i}", app.arg(i).sort()) for i in range(app.num_args())]
+        subst: list[z3.ExprRef | None] = [None] * app.num_args()
+        for pos in range(app.num_args()):
+            a = app.arg(pos)
+            if not z3.is_var(a):
+                break
+            subst[z3.get_var_index(a)] = holes[pos]
+        else:
+            if all(s is not None for s in subst):
+                out[k] = (z3.substitute_vars(f, *subst) if subst else f, holes)  # type: ignore[arg-type]
+    return out
+
+
+def _definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef]:
+    if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_EQ and z3.is_bool(body.arg(0)):
+        a, b = body.arg(0), body.arg(1)
+        if z3.is_app(a) and a.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            return a, b
+        if z3.is_app(b) and b.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            return b, a
+    if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        return body, z3.BoolVal(True)
+    if z3.is_not(body) and body.arg(0).decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        return body.arg(0), z3.BoolVal(False)
+    return None, body
+
+
+def _consts(f: z3.ExprRef) -> list[z3.ExprRef]:
+    out: dict[int, z3.ExprRef] = {}
+    todo = [f]
+    seen: set[int] = set()
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[t.get_id()] = t
+        elif z3.is_app(t):
+            todo.extend(t.children())
+    return list(out.values())
+
+
+# ---- presentation -----------------------------------------------------------------------------
+def summary_text(got: Interpretation, names: list[str], program: Program) -> str:
+    """A function's exit relation over its interface, as a C expression: the parameters'
+    values at the call (``n``), ``\\result``, the globals at the exit (``g``) and at the call
+    (``\\old(g)``). The function's other locals are projected away."""
+    f, holes = got
+    shown: dict[int, str] = {}
+    hidden = []
+    for h, v in zip(holes, names):
+        base = v[: -len(old(""))] if v.endswith(old("")) else v
+        info = program.vars.get(base)
+        display = base.rsplit("::", 1)[-1]
+        if info is not None and info.is_result:
+            shown[h.get_id()] = "\\result"
+        elif v != base and info is not None and info.is_param:
+            shown[h.get_id()] = display
+        elif info is not None and info.is_global:
+            shown[h.get_id()] = f"\\old({display})" if v != base else display
+        else:
+            hidden.append(h)
+    if hidden:
+        try:
+            goals = z3.Then("qe", "simplify")(z3.Exists(hidden, f))
+            f = z3.And([g.as_expr() for g in goals]) if len(goals) else z3.BoolVal(True)
+        except z3.Z3Exception:
+            return "(not shown)"
+    try:
+        return _c(z3.simplify(f), shown)
+    except Untranslatable:
+        return "(not shown)"
+
+
+def _c(t: z3.ExprRef, names: dict[int, str]) -> str:
+    if z3.is_true(t):
+        return "true"
+    if z3.is_false(t):
+        return "false"
+    if z3.is_int_value(t):
+        return str(t.as_long())
+    if z3.is_const(t):
+        if t.get_id() not in names:
+            raise Untranslatable(str(t))
+        return names[t.get_id()]
+    k = t.decl().kind()
+    flipped = {z3.Z3_OP_LE: " > ", z3.Z3_OP_GE: " < ", z3.Z3_OP_LT: " >= ", z3.Z3_OP_GT: " <= ", z3.Z3_OP_EQ: " != "}
+    if k == z3.Z3_OP_NOT and z3.is_app(t.arg(0)) and t.arg(0).decl().kind() in flipped \
+            and all(z3.is_int(c) for c in t.arg(0).children()):
+        a, b = t.arg(0).children()
+        return _c(a, names) + flipped[t.arg(0).decl().kind()] + _c(b, names)
+    if k == z3.Z3_OP_ADD:
+        text = _c(t.arg(0), names)
+        for c in t.children()[1:]:
+            if z3.is_app(c) and c.decl().kind() == z3.Z3_OP_MUL and z3.is_int_value(c.arg(0)) \
+                    and c.arg(0).as_long() < 0 and c.num_args() == 2:
+                m = -c.arg(0).as_long()
+                text += " - " + (_c(c.arg(1), names) if m == 1 else f"{m} * {_c(c.arg(1), names)}")
+            else:
+                text += " + " + _c(c, names)
+        return text
+    ch = [_c(c, names) for c in t.children()]
+    infix = {z3.Z3_OP_AND: " && ", z3.Z3_OP_OR: " || ", z3.Z3_OP_ADD: " + ", z3.Z3_OP_SUB: " - ",
+             z3.Z3_OP_MUL: " * ", z3.Z3_OP_LE: " <= ", z3.Z3_OP_GE: " >= ", z3.Z3_OP_LT: " < ",
+             z3.Z3_OP_GT: " > ", z3.Z3_OP_EQ: " == ", z3.Z3_OP_MOD: " % ", z3.Z3_OP_IDIV: " / ",
+             z3.Z3_OP_IMPLIES: " ==> "}
+    if k == z3.Z3_OP_NOT:
+        return f"!({ch[0]})"
+    if k == z3.Z3_OP_UMINUS:
+        return f"-({ch[0]})"
+    if k in infix:
+        text = infix[k].join(ch)
+        return text if k in (z3.Z3_OP_AND,) else f"({text})" if len(ch) > 1 and k == z3.Z3_OP_OR else text
+    raise Untranslatable(str(t))
+
+
+# ---- the check with machine integers ---------------------------------------------------------
+def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs: dict[RelKey, list[bool]],
+          timeout_s: float, cancelled: Callable[[], bool] = lambda: False) -> str:
+    """"" if every clause holds over bit-vectors with the candidate's relations, else why not."""
+    deadline = time.monotonic() + timeout_s
+    for c in clauses:
+        if cancelled():
+            return "cancelled"
+        if c.head != ERROR and _reads(candidate, c.head, z3.is_true):
+            continue  # nothing to hold
+        if any(_reads(candidate, k, z3.is_false) for k, _ in c.body):
+            continue  # nothing reaches it
+        try:
+            body = [_apply(candidate, k, args, signs[k]) for k, args in c.body]
+            head = z3.BoolVal(False) if c.head == ERROR else _apply(candidate, c.head, c.head_args, signs[c.head])
+        except Untranslatable as exc:
+            return f"a candidate invariant is outside what the machine-integer check reads ({exc})"
+        ms = max(1, int((deadline - time.monotonic()) * 1000))
+        # A fresh bit-blasting solver per clause: an incremental one is several times slower here.
+        solver = z3.Tactic("qfbv").solver()
+        solver.add(*body, *c.constraints, z3.Not(head))
+        r = check_within(solver, ms)
+        if r == z3.sat:
+            return "the integer invariants do not hold with machine integers (overflow or wrap-around)"
+        if r != z3.unsat:
+            return "the machine-integer check of the invariants timed out"
+    return ""
+
+
+def _reads(candidate: dict[RelKey, Interpretation], k: RelKey, test: Callable[[z3.ExprRef], bool]) -> bool:
+    got = candidate.get(k)
+    return test(got[0]) if got is not None else test(z3.BoolVal(True))
+
+
+def _apply(candidate: dict[RelKey, Interpretation], k: RelKey, args: list[z3.ExprRef],
+           signs: list[bool]) -> z3.BoolRef:
+    got = candidate.get(k)
+    if got is None:
+        return z3.BoolVal(True)
+    f, holes = got
+    ids = [h.get_id() for h in holes]
+    return to_bv(f, dict(zip(ids, args)), dict(zip(ids, signs)))
+
+
+def to_bv(f: z3.ExprRef, args: dict[int, z3.ExprRef], signed: dict[int, bool]) -> z3.BoolRef:
+    """The integer formula ``f`` over bit-vector arguments, read exactly: each argument as the
+    integer it stands for in C (by its type's signedness, ``signed``) and the arithmetic in a
+    width where none of the formula's terms can overflow (from a bound on each term's size)."""
+    bounds: dict[int, int] = {}
+
+    def bound(t: z3.ExprRef) -> int:
+        """An upper bound on |t| for every value of the arguments."""
+        b = bounds.get(t.get_id())
+        if b is not None:
+            return b
+        if z3.is_int_value(t):
+            b = abs(t.as_long())
+        elif z3.is_const(t) and t.get_id() in args:
+            b = 1 << args[t.get_id()].size()
+        elif z3.is_app(t) and t.decl().kind() in (z3.Z3_OP_ADD, z3.Z3_OP_SUB):
+            b = sum(bound(c) for c in t.children())
+        elif z3.is_app(t) and t.decl().kind() == z3.Z3_OP_UMINUS:
+            b = bound(t.arg(0))
+        elif z3.is_app(t) and t.decl().kind() == z3.Z3_OP_MUL:
+            b = 1
+            for c in t.children():
+                b *= bound(c)
+        elif z3.is_app(t) and t.decl().kind() in (z3.Z3_OP_MOD, z3.Z3_OP_IDIV):
+            b = max(bound(t.arg(0)), bound(t.arg(1)))
+        elif z3.is_app(t) and t.decl().kind() == z3.Z3_OP_ITE:
+            b = max(bound(t.arg(1)), bound(t.arg(2)))
+        elif z3.is_app(t):
+            b = max([bound(c) for c in t.children() if z3.is_int(c)] + [1])
+        else:
+            raise Untranslatable(str(t)[:60])
+        bounds[t.get_id()] = b
+        return b
+
+    def num(t: z3.ExprRef) -> z3.BitVecRef:
+        if z3.is_int_value(t):
+            return z3.BitVecVal(t.as_long(), width)
+        if z3.is_const(t) and t.get_id() in args:
+            a = args[t.get_id()]
+            ext = width - a.size()
+            return z3.SignExt(ext, a) if signed[t.get_id()] else z3.ZeroExt(ext, a)
+        k = t.decl().kind() if z3.is_app(t) else None
+        ch = t.children() if z3.is_app(t) else []
+        if k == z3.Z3_OP_ADD:
+            r = num(ch[0])
+            for c in ch[1:]:
+                r = r + num(c)
+            return r
+        if k == z3.Z3_OP_SUB:
+            r = num(ch[0])
+            for c in ch[1:]:
+                r = r - num(c)
+            return r
+        if k == z3.Z3_OP_UMINUS:
+            return -num(ch[0])
+        if k == z3.Z3_OP_MUL:
+            if sum(1 for c in ch if not z3.is_int_value(c)) > 1:
+                raise Untranslatable("a product of variables")
+            r = num(ch[0])
+            for c in ch[1:]:
+                r = r * num(c)
+            return r
+        if k in (z3.Z3_OP_MOD, z3.Z3_OP_IDIV) and z3.is_int_value(ch[1]) and ch[1].as_long() > 0:
+            a, d = num(ch[0]), num(ch[1])
+            m = a % d  # bvsmod: takes the (positive) divisor's sign, the mathematical remainder
+            return m if k == z3.Z3_OP_MOD else (a - m) / d
+        if k == z3.Z3_OP_ITE:
+            return z3.If(pred(ch[0]), num(ch[1]), num(ch[2]))
+        raise Untranslatable(str(t)[:60])
+
+    def pred(t: z3.ExprRef) -> z3.BoolRef:
+        if z3.is_true(t):
+            return z3.BoolVal(True)
+        if z3.is_false(t):
+            return z3.BoolVal(False)
+        k = t.decl().kind() if z3.is_app(t) else None
+        ch = t.children() if z3.is_app(t) else []
+        if k == z3.Z3_OP_AND:
+            return z3.And([pred(c) for c in ch])
+        if k == z3.Z3_OP_OR:
+            return z3.Or([pred(c) for c in ch])
+        if k == z3.Z3_OP_NOT:
+            return z3.Not(pred(ch[0]))
+        if k == z3.Z3_OP_IMPLIES:
+            return z3.Implies(pred(ch[0]), pred(ch[1]))
+        if k == z3.Z3_OP_ITE:
+            return z3.If(pred(ch[0]), pred(ch[1]), pred(ch[2]))
+        if k == z3.Z3_OP_EQ and all(z3.is_bool(c) for c in ch):
+            return pred(ch[0]) == pred(ch[1])
+        if k in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) and all(z3.is_int(c) for c in ch):
+            xs = [num(c) for c in ch]
+            return z3.And([xs[0] == y for y in xs[1:]]) if k == z3.Z3_OP_EQ else z3.Distinct(*xs)
+        compare = {z3.Z3_OP_LE: lambda a, b: a <= b, z3.Z3_OP_GE: lambda a, b: a >= b,
+                   z3.Z3_OP_LT: lambda a, b: a < b, z3.Z3_OP_GT: lambda a, b: a > b}
+        if k in compare and len(ch) == 2:
+            return compare[k](num(ch[0]), num(ch[1]))
+        raise Untranslatable(str(t)[:60])
+
+    def terms(t: z3.ExprRef) -> None:
+        if z3.is_int(t):
+            bound(t)
+        elif z3.is_app(t):
+            for c in t.children():
+                terms(c)
+        elif z3.is_quantifier(t):
+            raise Untranslatable("a quantifier")
+
+    terms(f)
+    width = max([8, *(b.bit_length() + 2 for b in bounds.values())])
+    return pred(f)
+
+
+__all__ = ["solve", "check", "to_bv", "Encoder", "HornOutcome", "applies"]

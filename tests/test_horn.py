@@ -1,0 +1,161 @@
+"""The Horn-clause engine (analysis/horn.py): Spacer's integer invariants become a proof only
+when every clause holds with machine integers; anything else leaves the run to CEGAR."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import z3
+from cbam.engine.analysis import horn
+from cbam.engine.options import VerifyOptions
+
+from .conftest import REPRO, assert_replay_reaches_error, check_error_path, load_src, needs_repro, verify_src
+
+COUNT = """extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "count.c", 3, "reach_error"); }
+int main(void) {
+  int k0 = __VERIFIER_nondet_int();
+  if (k0 < 0) return 0;
+  int k = k0, i = 0;
+  while (k > 0) { k--; i++; }
+  if (i != k0 + DELTA) reach_error();
+  return 0;
+}
+"""
+
+# True over the integers, false in C: 2 * n overflows for large n (undefined: any value), so
+# no bound on n keeps twice's summary exact. Spacer may not prove it; it must never be TRUE.
+TWICE_UNBOUNDED = """extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "twice.c", 3, "reach_error"); }
+int twice(int n) { if (n <= 0) return 0; return twice(n - 1) + 2; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0) return 0;
+  if (twice(n) != 2 * n) reach_error();
+  return 0;
+}
+"""
+
+WRAP = """extern unsigned __VERIFIER_nondet_uint(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "wrap.c", 3, "reach_error"); }
+int main(void) {
+  unsigned x = __VERIFIER_nondet_uint(), n = 0;
+  while (n < 10) n++;
+  unsigned y = x + n;
+  if (y < x) reach_error();
+  return 0;
+}
+"""
+
+
+def test_a_counting_loop_is_proved_by_its_invariant(tmp_path: Path) -> None:
+    r = verify_src(COUNT.replace("DELTA", "0"), tmp_path)
+    assert r.verdict == "TRUE"
+    assert r.statistics.decided_by == "invariants"
+    assert r.statistics.refinements == 0 and r.statistics.states == 0  # CEGAR never ran
+
+
+def test_without_the_engine_cegar_decides_the_same(tmp_path: Path) -> None:
+    r = verify_src(COUNT.replace("DELTA", "0"), tmp_path, horn=False)
+    assert r.verdict == "TRUE"
+    assert r.statistics.decided_by == "cegar"
+
+
+@pytest.mark.parametrize("data_model", ["LP64", "ILP32"])
+def test_a_failing_counting_loop_is_left_to_the_engines_that_confirm(tmp_path: Path, data_model: str) -> None:
+    src = COUNT.replace("DELTA", "1")
+    r = verify_src(src, tmp_path, data_model=data_model)
+    check_error_path(r)
+    assert r.statistics.decided_by != "invariants"
+    assert_replay_reaches_error(tmp_path / "prog.c", r, data_model, tmp_path)
+
+
+@needs_repro
+def test_twice_true_is_proved_by_a_bounded_summary(tmp_path: Path) -> None:
+    from cbam.engine.cfa.load import load_program
+
+    program = load_program(str(REPRO / "twice_true.c"))
+    out = horn.solve(program, 10.0)
+    assert out.status == "safe", out.reason
+    assert "twice" in out.summaries
+
+
+def test_an_integer_truth_that_overflows_is_never_proved(tmp_path: Path) -> None:
+    program = load_src(TWICE_UNBOUNDED, tmp_path)
+    assert horn.solve(program, 5.0).status == "unknown"
+    r = verify_src(TWICE_UNBOUNDED, tmp_path, timeout=20)
+    assert r.verdict != "TRUE"
+
+
+def test_unsigned_wrap_around_is_machine_arithmetic(tmp_path: Path) -> None:
+    program = load_src(WRAP, tmp_path)
+    assert horn.solve(program, 5.0).status == "unknown"
+    r = verify_src(WRAP, tmp_path, timeout=20)
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+
+
+LOOP = """extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "loop.c", 3, "reach_error"); }
+int main(void) {
+  int i = 0;
+  while (__VERIFIER_nondet_int()) { if (i < 100) i++; }
+  if (i < 0) reach_error();
+  return 0;
+}
+"""
+
+
+def test_the_machine_integer_check_rejects_what_holds_only_over_the_integers(tmp_path: Path) -> None:
+    """Spacer's answer for the plain integer clauses (``exact=False``: no overflow at all) says
+    ``i >= 0`` at the loop head; in C, i++ overflows (undefined: any value), so the check
+    refutes it. The same loop with a bound is proved."""
+    unbounded = load_src(LOOP.replace("if (i < 100) i++;", "i++;"), tmp_path, "unbounded.c")
+    candidate = horn._spacer(horn.Encoder(unbounded, "lia", exact=False).clauses(), 10.0)
+    assert isinstance(candidate, dict), candidate
+    enc = horn.Encoder(unbounded, "bv")
+    assert "machine integers" in horn.check(enc.clauses(), candidate, enc.signs, 10.0)
+    assert horn.solve(unbounded, 5.0).status == "unknown"
+    assert horn.solve(load_src(LOOP, tmp_path), 5.0).status == "safe"
+
+
+def test_to_bv_reads_each_argument_by_its_signedness() -> None:
+    x = z3.BitVec("x", 32)
+    a = z3.Int("__a0")
+
+    def valid(f: z3.BoolRef) -> bool:
+        s = z3.Solver()
+        s.add(z3.Not(f))
+        return s.check() == z3.unsat
+
+    as_unsigned = {a.get_id(): False}
+    as_signed = {a.get_id(): True}
+    args = {a.get_id(): x}
+    assert valid(horn.to_bv(a >= 0, args, as_unsigned))
+    assert not valid(horn.to_bv(a <= 2**31 - 1, args, as_unsigned))
+    assert valid(horn.to_bv(a <= 2**31 - 1, args, as_signed))
+    assert not valid(horn.to_bv(a >= 0, args, as_signed))
+    # Arithmetic in a width where nothing wraps: 2 * x + 1 is odd for every x.
+    assert valid(horn.to_bv((2 * a + 1) % 2 == 1, args, as_signed))
+    with pytest.raises(horn.Untranslatable):
+        horn.to_bv(a * a >= 0, args, as_signed)
+
+
+def test_what_the_engine_does_not_try(tmp_path: Path) -> None:
+    program = load_src(COUNT.replace("DELTA", "0"), tmp_path)
+    assert horn.applies(program) == ""
+    no_error = load_src("int main(void) { return 0; }\n", tmp_path, "plain.c")
+    assert horn.applies(no_error) == "no error location"
+    straight = load_src("void reach_error(void);\nint main(void) { int x = 1; if (x != 1) reach_error(); return 0; }\n",
+                        tmp_path, "straight.c")
+    assert horn.applies(straight) == "no loop or recursion"
+
+
+def test_the_option_turns_it_off_and_is_in_the_key_material() -> None:
+    assert "no-horn" in VerifyOptions(horn=False).key_material()
+    assert "no-horn" not in VerifyOptions().key_material()
