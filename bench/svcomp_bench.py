@@ -63,6 +63,7 @@ def _run(cmd: list[str], yml: str, timeout: float) -> dict:
         killed = True
     elapsed = time.monotonic() - t0
     peak_mb = 0.0
+    engine = ""
     verdict, reason = "ERROR", err.decode(errors="replace").strip().splitlines()[-1:] or [""]
     reason = reason[0] if isinstance(reason, list) else reason
     if killed:
@@ -73,9 +74,11 @@ def _run(cmd: list[str], yml: str, timeout: float) -> dict:
             verdict = data.get("verdict", "ERROR")
             reason = data.get("reason", "")
             peak_mb = float(data.get("statistics", {}).get("peak_memory_mb", 0.0))
+            engine = data.get("statistics", {}).get("decided_by", "")
         except json.JSONDecodeError:
             pass
-    return {"task": yml, "result": verdict, "reason": reason, "time": round(elapsed, 2), "peak_mb": round(peak_mb, 1)}
+    return {"task": yml, "result": verdict, "reason": reason, "time": round(elapsed, 2), "peak_mb": round(peak_mb, 1),
+            "engine": engine}
 
 
 def main() -> int:
@@ -100,7 +103,8 @@ def main() -> int:
         results = list(pool.map(lambda r: run_task(svcomp, r["task_yml_path"], args.timeout, args.config, args.cache),
                                 rows))
     os.makedirs(args.out, exist_ok=True)
-    lines = ["| task | expected | result | time (s) | peak MB | note |", "|---|---|---|---:|---:|---|"]
+    lines = ["| task | expected | result | engine | time (s) | peak MB | note |", "|---|---|---|---|---:|---:|---|"]
+    engines: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     per_folder: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     total = defaultdict(int)
     for r, res in zip(rows, results):
@@ -122,15 +126,20 @@ def main() -> int:
             d["score"] += res["score"]
             if kind == "correct":
                 d["correct_" + exp] += 1
+        if kind in ("correct", "WRONG"):
+            engines[res.get("engine") or "?"][kind] += 1
         note = res["reason"][:70].replace("|", "/") if kind != "correct" else ""
-        lines.append(f"| {r['task_yml_path'][2:]} | {exp} | {res['result']} | {res['time']} | {res['peak_mb']} | {note} |")
+        lines.append(f"| {r['task_yml_path'][2:]} | {exp} | {res['result']} | {res.get('engine', '')} | {res['time']} | "
+                     f"{res['peak_mb']} | {note} |")
     summary = ["| folder | tasks | correct (true/false) | wrong | unknown | n/a | score |", "|---|---:|---:|---:|---:|---:|---:|"]
     for folder in sorted(per_folder) + ["TOTAL"]:
         d = total if folder == "TOTAL" else per_folder[folder]
         summary.append(f"| {folder} | {d['tasks']} | {d['correct']} ({d['correct_true']}/{d['correct_false']}) | "
                        f"{d['WRONG']} | {d['unknown']} | {d['n/a']} | {d['score']} |")
+    by_engine = ["| deciding engine | correct | wrong |", "|---|---:|---:|"]
+    by_engine += [f"| {e} | {d['correct']} | {d['WRONG']} |" for e, d in sorted(engines.items())]
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    report = "\n".join(summary) + "\n\n" + "\n".join(lines) + "\n"
+    report = "\n".join(summary) + "\n\n" + "\n".join(by_engine) + "\n\n" + "\n".join(lines) + "\n"
     tag = f"{args.config}{'-cache' if args.cache else ''}"
     Path(args.out, f"svcomp-{tag}-{stamp}.md").write_text(report)
     Path(args.out, f"svcomp-{tag}-{stamp}.json").write_text(json.dumps(results, indent=1))

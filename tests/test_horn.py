@@ -11,19 +11,7 @@ from cbam.engine.analysis import horn
 from cbam.engine.options import VerifyOptions
 
 from .conftest import REPRO, assert_replay_reaches_error, check_error_path, load_src, needs_repro, verify_src
-
-COUNT = """extern int __VERIFIER_nondet_int(void);
-extern void __assert_fail(const char *, const char *, unsigned int, const char *);
-void reach_error(void) { __assert_fail("0", "count.c", 3, "reach_error"); }
-int main(void) {
-  int k0 = __VERIFIER_nondet_int();
-  if (k0 < 0) return 0;
-  int k = k0, i = 0;
-  while (k > 0) { k--; i++; }
-  if (i != k0 + DELTA) reach_error();
-  return 0;
-}
-"""
+from .test_loops_and_recursion import COUNT
 
 # True over the integers, false in C: 2 * n overflows for large n (undefined: any value), so
 # no bound on n keeps twice's summary exact. Spacer may not prove it; it must never be TRUE.
@@ -159,3 +147,38 @@ def test_what_the_engine_does_not_try(tmp_path: Path) -> None:
 def test_the_option_turns_it_off_and_is_in_the_key_material() -> None:
     assert "no-horn" in VerifyOptions(horn=False).key_material()
     assert "no-horn" not in VerifyOptions().key_material()
+
+
+def test_through_the_command_line(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    src = tmp_path / "count.c"
+    src.write_text(COUNT.replace("DELTA", "0"))
+
+    def run(*extra: str) -> dict:
+        out = subprocess.run([sys.executable, "-m", "cbam", "verify", str(src), "--format", "json", "--no-cache",
+                              "--timeout", "30", *extra], capture_output=True, text=True, cwd=ROOT)
+        assert out.returncode == 0, out.stdout + out.stderr
+        return json.loads(out.stdout)
+
+    on = run()
+    assert on["verdict"] == "TRUE" and on["statistics"]["decided_by"] == "invariants"
+    assert on["invariants"]["main"]  # the proved summaries travel with the result
+    off = run("--no-horn")
+    assert off["verdict"] == "TRUE" and off["statistics"]["decided_by"] == "cegar"
+    assert "invariants" not in off
+
+
+def test_a_cached_result_keeps_the_proved_summaries(tmp_path: Path) -> None:
+    from cbam.engine.cache.store import CacheStore
+
+    store = CacheStore(tmp_path / "cache")
+    first = verify_src(COUNT.replace("DELTA", "0"), tmp_path, cache=store)
+    again = verify_src(COUNT.replace("DELTA", "0"), tmp_path, cache=store)
+    assert first.source == "fresh" and again.source == "cache"
+    assert again.statistics.decided_by == "invariants"
+    assert again.invariants == first.invariants and first.invariants

@@ -211,6 +211,31 @@ async def test_hover_and_code_lens(client: LanguageClient, tmp_path):
     assert all("(cached)" in lens.command.title for lens in lenses)
 
 
+RECURSIVE_TWICE = """extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int twice(int n) { if (n <= 0) return 0; return twice(n - 1) + 2; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 1000) return 0;
+  if (twice(n) != 2 * n) reach_error();
+  return 0;
+}
+"""
+
+
+async def test_hover_of_a_program_the_horn_clause_engine_proved(client: LanguageClient, tmp_path):
+    """No block summaries then: the hover shows the summary Spacer proved, and says so."""
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "t.c", RECURSIVE_TWICE)
+    pub = await wait_diags(client, uri)
+    assert not pub.diagnostics
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                   lsp.Position(2, 5)))
+    text = hover.contents.value
+    assert "**twice**" in text and "whole-program invariants" in text and "\\result" in text, text
+    assert "No summary yet" not in text
+
+
 async def test_new_save_cancels_running_analysis(client: LanguageClient, tmp_path):
     await start(client, tmp_path, settings={"timeout": 120})
     path = tmp_path / "slow.c"

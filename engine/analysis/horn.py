@@ -36,6 +36,7 @@ from ..cfa.ctype import IntType
 from ..cfa.ir import AbortEdge, CallEdge, Unary, Var
 from .predicate.cpa import abstraction_point
 from .predicate.formula import SegmentEncoder, Theory, old
+from .predicate.refiner import relation_definition, uninterpreted_consts
 from .smt import _watchdog, check_within, solver_timeout
 
 # A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
@@ -180,9 +181,10 @@ class Encoder:
         return fv
 
     def _fresh_frame(self, fn: FunctionCFA) -> dict[str, z3.ExprRef]:
-        for n in (fn.entry, *fn.nodes):
-            if key(n) not in self.signs:
-                self.signs[key(n)] = [self.th.type_of(v).signed for v in self.frame(fn)]
+        if key(fn.entry) not in self.signs:
+            signs = [self.th.type_of(v).signed for v in self.frame(fn)]
+            for n in (fn.entry, *fn.nodes):
+                self.signs[key(n)] = signs
         self._tag += 1
         return {v: self.th.term(v, f"h{self._tag}") for v in self.frame(fn)}
 
@@ -353,7 +355,7 @@ def _spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretat
         vs: dict[int, z3.ExprRef] = {}
         relations = {r.name() for r in rels.values()}
         for f in [*body, head]:
-            for t in _consts(f):
+            for t in uninterpreted_consts(f):
                 if t.decl().name() not in relations:
                     vs.setdefault(t.get_id(), t)
         if vs:
@@ -381,7 +383,7 @@ def _model(answer: z3.ExprRef, rels: dict[RelKey, z3.FuncDeclRef]) -> dict[RelKe
     out: dict[RelKey, Interpretation] = {}
     for q in (answer.children() if z3.is_and(answer) else [answer]):
         body = q.body() if z3.is_quantifier(q) else q
-        app, f = _definition(body)
+        app, f = relation_definition(body)
         if app is None or app.decl().name() not in by_name:
             continue
         k = by_name[app.decl().name()]
@@ -396,36 +398,6 @@ def _model(answer: z3.ExprRef, rels: dict[RelKey, z3.FuncDeclRef]) -> dict[RelKe
             if all(s is not None for s in subst):
                 out[k] = (z3.substitute_vars(f, *subst) if subst else f, holes)  # type: ignore[arg-type]
     return out
-
-
-def _definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef]:
-    if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_EQ and z3.is_bool(body.arg(0)):
-        a, b = body.arg(0), body.arg(1)
-        if z3.is_app(a) and a.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            return a, b
-        if z3.is_app(b) and b.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            return b, a
-    if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-        return body, z3.BoolVal(True)
-    if z3.is_not(body) and body.arg(0).decl().kind() == z3.Z3_OP_UNINTERPRETED:
-        return body.arg(0), z3.BoolVal(False)
-    return None, body
-
-
-def _consts(f: z3.ExprRef) -> list[z3.ExprRef]:
-    out: dict[int, z3.ExprRef] = {}
-    todo = [f]
-    seen: set[int] = set()
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[t.get_id()] = t
-        elif z3.is_app(t):
-            todo.extend(t.children())
-    return list(out.values())
 
 
 # ---- presentation -----------------------------------------------------------------------------

@@ -26,7 +26,7 @@ def dump_result(result: VerificationResult) -> dict[str, Any]:
     return {
         "verdict": result.verdict, "reason": result.reason, "reason_kind": str(result.reason_kind),
         "search_stopped": str(result.search_stopped), "config": result.config, "reason_ref": result.reason_ref,
-        "warnings": result.warnings, "statistics": result.statistics.to_json(),
+        "warnings": result.warnings, "statistics": result.statistics.to_json(), "invariants": result.invariants,
         "violations": [{
             "message": v.message, "kind": v.kind, "function": v.function, "ref": v.ref, "notes": v.notes,
             "harness": v.harness,

@@ -56,7 +56,7 @@ class CachePolicy:
         restored.warnings = [str(d) for d in self.program.diagnostics]
         old = restored.statistics
         restored.statistics = Statistics(time=round(time.monotonic() - t0, 3), precision_reused=old.precision_reused,
-                                         phases_cut_by_time=old.phases_cut_by_time)
+                                         phases_cut_by_time=old.phases_cut_by_time, decided_by=old.decided_by)
         restored.cache_key = self.result_key
         restored.function_keys = function_keys(self.program, self.opts)
         self._remember_source(restored)

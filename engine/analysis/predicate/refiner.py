@@ -189,7 +189,7 @@ def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] |
         head = rels[id(n)](*n.args)
         vs = set(n.args) | {a for c in n.children for a in c.args}
         for f in n.label:
-            vs |= _consts(f)
+            vs |= uninterpreted_consts(f)
         if vs:
             fp.declare_var(*vs)
         fp.rule(head, body if body else None)
@@ -204,7 +204,7 @@ def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] |
     by_name = {rels[id(n)].name(): n for n in nodes}
     for q in (answer.children() if z3.is_and(answer) else [answer]):
         body = q.body() if z3.is_quantifier(q) else q
-        app, f = _definition(body)
+        app, f = relation_definition(body)
         if app is None:
             continue
         n = by_name.get(app.decl().name())
@@ -225,7 +225,7 @@ def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] |
     return out
 
 
-def _definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef]:
+def relation_definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef]:
     if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_EQ and z3.is_bool(body.arg(0)):
         a, b = body.arg(0), body.arg(1)
         if z3.is_app(a) and a.decl().kind() == z3.Z3_OP_UNINTERPRETED:
@@ -239,7 +239,7 @@ def _definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef]:
     return None, body
 
 
-def _consts(f: z3.ExprRef) -> set[z3.ExprRef]:
+def uninterpreted_consts(f: z3.ExprRef) -> set[z3.ExprRef]:
     out: dict[int, z3.ExprRef] = {}
     todo = [f]
     seen: set[int] = set()
@@ -272,7 +272,7 @@ def weakest_interpolants(root: TNode, timeout_ms: int, check: Callable[[], None]
         check()
         rest = [lab for m in nodes if id(m) not in below[id(n)] for lab in m.label]
         shared = {a.get_id() for a in n.args}
-        local = [c for c in _consts(z3.And(rest)) if c.get_id() not in shared] if rest else []
+        local = [c for c in uninterpreted_consts(z3.And(rest)) if c.get_id() not in shared] if rest else []
         f = z3.Exists(local, z3.And(rest)) if local else z3.And(rest)
         try:
             goals = qe(f)
