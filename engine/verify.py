@@ -185,19 +185,26 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         validated = {k: r for k, r in bam.cache.items() if not r.dependent}
         if violations.prior:
             violations.report([])
-    proved = None if known else portfolio.prove_first(program, opts, stats)
-    if proved is not None:
-        search = proved
-    elif len(known) >= opts.max_violations:
+    if len(known) >= opts.max_violations:
         assert chain_precision is not None
         search = Search(status="unsafe", stats=stats, chain=chain, chain_precision=chain_precision[0],
                         chain_hinted=chain_precision[1])
     else:
-        search = run_phases(program, cpa, found, blocks, phases, opts, persistent, stats, validated,
-                            violations.report if opts.on_partial is not None else None, known, chain,
-                            chain_precision)
-        portfolio.complete(program, opts, search, t0, known,
-                           violations.report if opts.on_partial is not None else None)
+        listener = violations.report if opts.on_partial is not None else None
+
+        def cegar(first_phase_only: bool, timeout: float | None) -> Search:
+            run_deadline = None if opts.timeout is None else t0 + opts.timeout
+            if timeout is not None:  # the solvers' calls too
+                set_deadline(min(d for d in (run_deadline, time.monotonic() + timeout) if d is not None))
+            try:
+                return run_phases(program, cpa, found, blocks, phases[:1] if first_phase_only else phases,
+                                  opts if timeout is None else opts._replace(timeout=timeout), persistent, stats,
+                                  # A probe streams nothing: its violations are found again, or are its answer.
+                                  validated, None if first_phase_only else listener, known, chain, chain_precision,
+                                  probe=first_phase_only)
+            finally:
+                set_deadline(run_deadline)
+        search = portfolio.search(program, opts, stats, cegar, t0, known, listener)
     _assemble(result, program, opts, search, t0, violations)
     if policy is not None:
         chain = (search.chain, found, search.chain_precision, search.chain_hinted)

@@ -43,8 +43,7 @@ int main(void) {
 def test_a_counting_loop_is_proved_by_its_invariant(tmp_path: Path) -> None:
     r = verify_src(COUNT.replace("DELTA", "0"), tmp_path)
     assert r.verdict == "TRUE"
-    assert r.statistics.decided_by == "invariants"
-    assert r.statistics.refinements == 0 and r.statistics.states == 0  # CEGAR never ran
+    assert r.statistics.decided_by == "invariants"  # after CEGAR's short probe, which cannot
 
 
 def test_without_the_engine_cegar_decides_the_same(tmp_path: Path) -> None:

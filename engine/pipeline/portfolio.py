@@ -1,12 +1,15 @@
 """Which engines decide a program, and in what order: the one place that says so.
 
-0. **Whole-program invariants from Horn clauses** (analysis/horn.py), first, on small programs
-   (at most ``horn.MAX_EDGES`` CFA edges) with a loop or recursion, for a small share of the
-   time (``HORN_SHARE``, at most ``HORN_SECONDS``). Spacer finds loop invariants and recursive summaries over the
-   integers in a fraction of a second where value analysis would enumerate an input range
-   and predicate refinement would unroll; its candidate is a proof only once every clause
-   holds with machine integers. It proves; it never reports a violation, so anything it
-   does not prove goes on to the engines below as if it had not run.
+0. On small programs (at most ``horn.MAX_EDGES`` CFA edges) with a loop or recursion: CEGAR's
+   first phase for a moment (``PROBE_SECONDS``), which settles what explicit values settle
+   at once (most bounded recursion, and any edit whose summaries the cache still holds);
+   then **whole-program invariants from Horn clauses** (analysis/horn.py), for a small share
+   of the time (``HORN_SHARE``, at most ``HORN_SECONDS``). Spacer finds loop invariants and
+   recursive summaries over the integers in a fraction of a second where value analysis
+   would enumerate an input range and predicate refinement would unroll; its candidate is a
+   proof only once every clause holds with machine integers. It proves; it never reports a
+   violation, so anything it does not prove goes on to the engines below as if it had not
+   run. A probe that does not finish leaves nothing but the block results it completed.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits.
@@ -41,12 +44,35 @@ _FINAL = (UnknownReason.TIMEOUT, UnknownReason.CANCELLED, UnknownReason.MEMORY, 
 MIN_SECONDS = 0.5  # left of the run's time for path exploration to be worth starting
 HORN_SHARE = 0.1  # of the run's time limit, for the Horn-clause engine first
 HORN_SECONDS = 2.0  # ... and at most this: what it proves, it proves fast
+PROBE_SECONDS = 0.2  # CEGAR's first phase before it: what it decides this fast needs no other engine
+
+
+def search(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
+           t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
+    """The run's search, engine after engine. ``cegar(first_phase_only, time_limit)``: CEGAR over
+    BAM with the run's phases (None: the run's own limit)."""
+    if not known and _horn_applies(program, opts):
+        probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS)
+        if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
+            probe.stats.decided_by = "cegar"
+            return probe
+        # A confirmed violation leaves nothing to prove.
+        proved = None if probe.confirmed else prove_first(program, opts, stats)
+        if proved is not None:
+            return proved
+    out = cegar(False, None)
+    complete(program, opts, out, t0, known, on_confirmed)
+    return out
+
+
+def _horn_applies(program: Program, opts: VerifyOptions) -> bool:
+    return opts.horn and opts.property == "unreach-call" and not horn.applies(program)
 
 
 def prove_first(program: Program, opts: VerifyOptions, stats: Statistics) -> Search | None:
     """The Horn-clause engine's proof, as a finished search, or None (then nothing happened:
     the other engines run as they would without it)."""
-    if not opts.horn or opts.property != "unreach-call" or horn.applies(program):
+    if not _horn_applies(program, opts):
         return None
     seconds = HORN_SECONDS if opts.timeout is None else min(HORN_SECONDS, HORN_SHARE * opts.timeout)
     cancel = opts.cancel if callable(opts.cancel) else (lambda: False)

@@ -61,12 +61,14 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
                phases: list[Phase], opts: VerifyOptions, persistent, stats: Statistics,
                validated: dict, on_confirmed: Callable[[list[Confirmed]], None] | None = None,
                known: dict[int, CFANode] | None = None, chain: list[list[dict]] | None = None,
-               chain_precision: tuple[dict, bool] | None = None) -> Search:
+               chain_precision: tuple[dict, bool] | None = None, probe: bool = False) -> Search:
     """``validated``: block results that a certificate's validation already computed (final).
     ``on_confirmed``: told of the violations confirmed so far, each time there is a new one.
     ``known``: error locations of violations already established (certified), searched no
     further; ``chain``: their certificates, in order, found under ``chain_precision`` (and
-    whether that was a hint); the search's own extend them if it runs under the same."""
+    whether that was a hint); the search's own extend them if it runs under the same.
+    ``probe``: a short look before other engines (pipeline/portfolio.py): even its last phase
+    gives up on a growing summary or loop, as a phase with a successor does."""
     out = Search(stats=stats, chain=list(chain or []), chain_precision=phases[0].precision,
                  chain_hinted=phases[0].reused)
     same_precision = True
@@ -105,7 +107,7 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
         bam = BAM(program, cpa, blocks, budget, opts.order)
         bam.persistent = persistent
         bam.excluded_targets |= excluded
-        bam.give_up_diverging = not last
+        bam.give_up_diverging = not last or probe
         if i == 0:
             bam.cache.update(validated)
         if excluded and not bam.live_targets():
@@ -154,7 +156,9 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
         stats.precision_reused |= phase.reused
         out.certify = i == 0 and outcome.status == "unsafe" and outcome.refinements == 0 and len(out.confirmed) == 1
         break
-    assert outcome is not None
+    if outcome is None:  # a probe's only phase gave up on a growing summary
+        out.kind, out.reason = UnknownReason.NO_PROGRESS, "a probe gave up on a growing summary"
+        return out
     if opts.theory == "lia" and outcome.status == "safe":
         # Integer arithmetic is not C's: confirm the proof with exact bit-vector formulas,
         # continuing CEGAR from the learned predicates if they do not suffice.
