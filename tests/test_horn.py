@@ -181,3 +181,46 @@ def test_a_cached_result_keeps_the_proved_summaries(tmp_path: Path) -> None:
     assert first.source == "fresh" and again.source == "cache"
     assert again.statistics.decided_by == "invariants"
     assert again.invariants == first.invariants and first.invariants
+
+
+def test_c_division_by_a_constant_rounds_toward_zero(tmp_path: Path) -> None:
+    """x / 2 and x % 2 for negative x: -7 / 2 == -3 and -7 % 2 == -1 in C (floor would say -4, 1)."""
+    src = """extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "div.c", 3, "reach_error"); }
+int main(void) {
+  int x = __VERIFIER_nondet_int(), n = 0;
+  if (x < -100 || x > 100) return 0;
+  while (n < 3) n++;
+  if (x / 2 * 2 + x % 2 != x) reach_error();
+  if (x < 0 && x % 2 > 0) reach_error();
+  if (x == -7 && x / 2 != -3) reach_error();
+  return 0;
+}
+"""
+    program = load_src(src, tmp_path)
+    assert horn.solve(program, 10.0).status == "safe"
+    failing = src.replace("if (x == -7 && x / 2 != -3)", "if (x == -7 && x / 2 != -4)")
+    assert horn.solve(load_src(failing, tmp_path, "f.c"), 10.0).status == "unknown"
+    r = verify_src(failing, tmp_path, name="g.c")
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "g.c", r, "LP64", tmp_path)
+
+
+def test_spacer_gets_the_time_cegar_leaves_when_it_gives_up_early(tmp_path: Path) -> None:
+    """A program whose candidate takes Spacer longer than its first 2 s: CEGAR gives up at once
+    (no progress), and the second try, with half the time left, proves it."""
+    from .conftest import SVCOMP
+
+    task = SVCOMP / "c" / "recursive" / "EvenOdd01-1.c"
+    if not task.exists():
+        pytest.skip(f"{task} is not here")
+    from cbam.engine.cfa.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.verify import run_deep, verify_program
+
+    program = load_program(str(task), options=PreprocessOptions(data_model="ILP32"))
+    alone = run_deep(lambda: verify_program(program, VerifyOptions(timeout=30, horn=False, path_exploration=False)))
+    assert alone.verdict == "UNKNOWN"
+    r = run_deep(lambda: verify_program(program, VerifyOptions(timeout=30)))
+    assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants"

@@ -43,7 +43,9 @@ from .smt import _watchdog, check_within, solver_timeout
 # quickly with the number of relations, and BAM's summaries are what makes edits cheap there.
 MAX_EDGES = 600
 MAX_SEGMENT_STEPS = 20_000  # nodes visited from one cut point (a cycle without one would not end)
-ERROR = ("", -1)  # the relation that stands for "an error location is reachable"
+ERROR = ("", -1)
+GAVE_UP = "Spacer gave up"
+CHECK_TIMED_OUT = "the machine-integer check of the invariants timed out"  # the relation that stands for "an error location is reachable"
 
 RelKey = tuple[str, int]  # (function, canonical node index)
 
@@ -64,6 +66,7 @@ class HornOutcome:
     reason: str = ""
     seconds: float = 0.0
     summaries: dict[str, str] = field(default_factory=dict)  # function -> its exit relation, in C (summary_text)
+    timed_out: bool = False  # Spacer ran out of time: more time might prove it
 
 
 class Untranslatable(Exception):
@@ -127,6 +130,11 @@ class MachineEncoder(SegmentEncoder):
     def _arith(self, op: str, a, b, lt: IntType, rt: IntType, t: IntType) -> z3.ExprRef:
         if self.th.name != "lia":
             return super()._arith(op, a, b, lt, rt, t)
+        if op in ("/", "%") and z3.is_int_value(b) and b.as_long() > 0:
+            # C divides toward zero; z3's integer division (by a positive divisor) rounds down.
+            c = b.as_long()
+            q = z3.If(a >= 0, a / c, -((-a) / c))
+            return q if op == "/" else a - c * q
         linear = op in ("+", "-") or (op == "*" and (z3.is_int_value(a) or z3.is_int_value(b)))
         if not linear:
             return self.arbitrary(t)
@@ -311,7 +319,7 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         return HornOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
     candidate = _spacer(lia, timeout_s)
     if isinstance(candidate, str):
-        return HornOutcome("unknown", candidate, time.monotonic() - t0)
+        return HornOutcome("unknown", candidate, time.monotonic() - t0, timed_out=candidate.startswith(GAVE_UP))
     if cancelled():
         return HornOutcome("unknown", "cancelled", time.monotonic() - t0)
     remaining = max(0.2, timeout_s - (time.monotonic() - t0))
@@ -319,7 +327,7 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     failed = check(bv.clauses(), candidate, bv.signs, remaining, cancelled)
     seconds = time.monotonic() - t0
     if failed:
-        return HornOutcome("unknown", failed, seconds)
+        return HornOutcome("unknown", failed, seconds, timed_out=failed == CHECK_TIMED_OUT)
     lia_frames = Encoder(program, "lia")
     summaries = {}
     for f in program.functions.values():
@@ -366,14 +374,14 @@ def _spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretat
     token = _watchdog.arm(fp.ctx, time.monotonic() + ms / 1000 + 0.05)
     try:
         r = fp.query(rels[ERROR]())
-    except z3.Z3Exception as exc:
-        return f"Spacer failed ({exc})"
+    except z3.Z3Exception as exc:  # interrupted by the watchdog, typically
+        return f"{GAVE_UP} ({exc})"
     finally:
         _watchdog.disarm(token)
     if r == z3.sat:
         return "Spacer found a counterexample over unbounded integers (not a proof of anything)"
     if r != z3.unsat:
-        return f"Spacer gave up ({fp.reason_unknown() or 'unknown'})"
+        return f"{GAVE_UP} ({fp.reason_unknown() or 'unknown'})"
     return _model(fp.get_answer(), rels)
 
 
@@ -499,7 +507,7 @@ def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs:
         if r == z3.sat:
             return "the integer invariants do not hold with machine integers (overflow or wrap-around)"
         if r != z3.unsat:
-            return "the machine-integer check of the invariants timed out"
+            return CHECK_TIMED_OUT
     return ""
 
 

@@ -10,6 +10,8 @@
    proof only once every clause holds with machine integers. It proves; it never reports a
    violation, so anything it does not prove goes on to the engines below as if it had not
    run. A probe that does not finish leaves nothing but the block results it completed.
+   If Spacer ran out of time and CEGAR (below) then gives up early, Spacer gets half of
+   the time left, before path exploration.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits.
@@ -45,22 +47,33 @@ MIN_SECONDS = 0.5  # left of the run's time for path exploration to be worth sta
 HORN_SHARE = 0.1  # of the run's time limit, for the Horn-clause engine first
 HORN_SECONDS = 2.0  # ... and at most this: what it proves, it proves fast
 PROBE_SECONDS = 0.2  # CEGAR's first phase before it: what it decides this fast needs no other engine
+RETRY_SECONDS = 30.0  # the second try's limit when the run has none
 
 
 def search(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
            t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
     """The run's search, engine after engine. ``cegar(first_phase_only, time_limit)``: CEGAR over
     BAM with the run's phases (None: the run's own limit)."""
+    retry = False
     if not known and _horn_applies(program, opts):
         probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS)
         if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
             probe.stats.decided_by = "cegar"
             return probe
-        # A confirmed violation leaves nothing to prove.
-        proved = None if probe.confirmed else prove_first(program, opts, stats)
-        if proved is not None:
-            return proved
+        if not probe.confirmed:  # a confirmed violation leaves nothing to prove
+            seconds = HORN_SECONDS if opts.timeout is None else min(HORN_SECONDS, HORN_SHARE * opts.timeout)
+            proved, retry = _prove(program, opts, stats, seconds)
+            if proved is not None:
+                return proved
     out = cegar(False, None)
+    if retry and not out.confirmed and undecided(out, opts, 0):
+        # CEGAR gave up early (no progress, say): Spacer, which ran out of time before, gets
+        # half of what is left; path exploration the rest.
+        remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+        if remaining is None or remaining >= 2 * MIN_SECONDS:
+            proved, _ = _prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 2)
+            if proved is not None:
+                return proved
     complete(program, opts, out, t0, known, on_confirmed)
     return out
 
@@ -69,18 +82,15 @@ def _horn_applies(program: Program, opts: VerifyOptions) -> bool:
     return opts.horn and opts.property == "unreach-call" and not horn.applies(program)
 
 
-def prove_first(program: Program, opts: VerifyOptions, stats: Statistics) -> Search | None:
-    """The Horn-clause engine's proof, as a finished search, or None (then nothing happened:
-    the other engines run as they would without it)."""
-    if not _horn_applies(program, opts):
-        return None
-    seconds = HORN_SECONDS if opts.timeout is None else min(HORN_SECONDS, HORN_SHARE * opts.timeout)
+def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float) -> tuple[Search | None, bool]:
+    """The Horn-clause engine's proof as a finished search (None: nothing happened, the other
+    engines run as they would without it), and whether more time might give one."""
     cancel = opts.cancel if callable(opts.cancel) else (lambda: False)
     out = horn.solve(program, seconds, cancel)  # type: ignore[arg-type]
     if out.status != "safe":
-        return None
+        return None, out.timed_out
     stats.decided_by = "invariants"
-    return Search(status="safe", stats=stats, precision={}, invariants=out.summaries)
+    return Search(status="safe", stats=stats, precision={}, invariants=out.summaries), False
 
 
 def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
