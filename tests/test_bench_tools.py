@@ -57,3 +57,18 @@ def test_soak_mutants_are_reproducible_and_findings_are_classified():
     assert "| crashes (exit 4, a signal, or hung) | 1 |" in text and "| overruns | 1 |" in text
     assert "| server restarts needed | 1 |" in text
     assert "- seed 2:" in text and "- seed 3:" in text and "- seed 10:" in text and "- seed 1:" not in text
+
+
+def test_the_benchmark_task_sets_are_consistent() -> None:
+    """Each set's INDEX agrees with its ymls, every input exists and compiles
+    (bench/check_task_index.py): a benchmark over broken tasks would measure nothing."""
+    import subprocess
+
+    import pytest
+
+    if subprocess.run(["gcc", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("gcc is not installed")
+    for name in ("memory", "memsafety", "loops"):
+        out = subprocess.run([sys.executable, str(ROOT / "bench" / "check_task_index.py"), str(ROOT / "bench" / name)],
+                             capture_output=True, text=True)
+        assert out.returncode == 0, f"bench/{name}:\n{out.stdout}\n{out.stderr}"
