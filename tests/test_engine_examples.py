@@ -104,7 +104,7 @@ def test_bam_example1_sum_is_relational(tmp_path):
     int main(void) { unsigned a = __VERIFIER_nondet_uint(), b = __VERIFIER_nondet_uint();
       unsigned s = sum(a, b); if (s != a + b) { reach_error(); } return 0; }
     """
-    r = verify_src(src, tmp_path, config="value")
+    r = verify_src(src, tmp_path, config="value", horn=False)  # the value analysis's own answer
     assert r.verdict == "UNKNOWN"
     assert "relations between unknown values" in r.reason
     r = verify_src(src, tmp_path)

@@ -129,9 +129,9 @@ def _assert_tree_interpolant(root, itp):
         s.add(*[itp.get(id(c), z3.BoolVal(True)) for c in n.children], *n.label, z3.Not(i))
         assert s.check() == z3.unsat
         own = {a.get_id() for a in n.args}
-        from cbam.engine.analysis.predicate.refiner import _consts
+        from cbam.engine.analysis.predicate.refiner import uninterpreted_consts
 
-        assert all(c.get_id() in own for c in _consts(i))
+        assert all(c.get_id() in own for c in uninterpreted_consts(i))
     s = z3.Solver()
     s.add(itp[id(root)])
     assert s.check() == z3.unsat
