@@ -36,7 +36,7 @@ from ..cfa.ctype import IntType
 from ..cfa.ir import AbortEdge, CallEdge, Unary, Var
 from .predicate.cpa import abstraction_point
 from .predicate.formula import SegmentEncoder, Theory, old
-from .predicate.refiner import relation_definition, uninterpreted_consts
+from .predicate.refiner import definitions, uninterpreted_consts
 from .smt import _watchdog, check_within, solver_timeout
 
 # A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
@@ -313,11 +313,12 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     why = applies(program)
     if why:
         return HornOutcome("unknown", why)
+    lia = Encoder(program, "lia")
     try:
-        lia = Encoder(program, "lia").clauses()
+        clauses = lia.clauses()
     except (TypeError, KeyError) as exc:
         return HornOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
-    candidate = _spacer(lia, timeout_s)
+    candidate = _spacer(clauses, timeout_s)
     if isinstance(candidate, str):
         return HornOutcome("unknown", candidate, time.monotonic() - t0, timed_out=candidate.startswith(GAVE_UP))
     if cancelled():
@@ -328,12 +329,11 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     seconds = time.monotonic() - t0
     if failed:
         return HornOutcome("unknown", failed, seconds, timed_out=failed == CHECK_TIMED_OUT)
-    lia_frames = Encoder(program, "lia")
     summaries = {}
     for f in program.functions.values():
         got = candidate.get(key(f.exit))
         if got is not None:
-            summaries[f.name] = summary_text(got, lia_frames.frame(f), program)
+            summaries[f.name] = summary_text(got, lia.frame(f), program)
     return HornOutcome("safe", "", seconds, summaries)
 
 
@@ -386,26 +386,10 @@ def _spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretat
 
 
 def _model(answer: z3.ExprRef, rels: dict[RelKey, z3.FuncDeclRef]) -> dict[RelKey, Interpretation]:
-    """Spacer's answer to an unsatisfiable query: ``ForAll(xs, R(xs) == body)`` per relation."""
-    by_name = {r.name(): k for k, r in rels.items()}
-    out: dict[RelKey, Interpretation] = {}
-    for q in (answer.children() if z3.is_and(answer) else [answer]):
-        body = q.body() if z3.is_quantifier(q) else q
-        app, f = relation_definition(body)
-        if app is None or app.decl().name() not in by_name:
-            continue
-        k = by_name[app.decl().name()]
-        holes = [z3.Const(f"__a{i}", app.arg(i).sort()) for i in range(app.num_args())]
-        subst: list[z3.ExprRef | None] = [None] * app.num_args()
-        for pos in range(app.num_args()):
-            a = app.arg(pos)
-            if not z3.is_var(a):
-                break
-            subst[z3.get_var_index(a)] = holes[pos]
-        else:
-            if all(s is not None for s in subst):
-                out[k] = (z3.substitute_vars(f, *subst) if subst else f, holes)  # type: ignore[arg-type]
-    return out
+    """Each relation's definition over placeholders ``__a<i>`` for its positions."""
+    holes = {r.name(): [z3.Const(f"__a{i}", r.domain(i)) for i in range(r.arity())] for r in rels.values()}
+    got = definitions(answer, holes)
+    return {k: (got[r.name()], holes[r.name()]) for k, r in rels.items() if r.name() in got}
 
 
 # ---- presentation -----------------------------------------------------------------------------

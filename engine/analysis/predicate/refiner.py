@@ -199,29 +199,30 @@ def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] |
         return None
     if r != z3.unsat:
         return None
-    answer = fp.get_answer()
-    out: dict[int, z3.BoolRef] = {}
     by_name = {rels[id(n)].name(): n for n in nodes}
+    got = definitions(fp.get_answer(), {name: n.args for name, n in by_name.items()})
+    return {id(by_name[name]): f for name, f in got.items()}
+
+
+def definitions(answer: z3.ExprRef, args: dict[str, list[z3.ExprRef]]) -> dict[str, z3.BoolRef]:
+    """Spacer's answer to an unsatisfiable query (``ForAll(xs, R(xs) == body)`` per relation),
+    each relation named in ``args`` defined over the terms given for its positions."""
+    out: dict[str, z3.BoolRef] = {}
     for q in (answer.children() if z3.is_and(answer) else [answer]):
         body = q.body() if z3.is_quantifier(q) else q
         app, f = relation_definition(body)
-        if app is None:
+        if app is None or app.decl().name() not in args:
             continue
-        n = by_name.get(app.decl().name())
-        if n is None:
+        terms = args[app.decl().name()]
+        # de Bruijn variables -> the terms of their positions
+        subst: list[z3.ExprRef | None] = [None] * app.num_args()
+        if not all(z3.is_var(app.arg(pos)) for pos in range(app.num_args())):
             continue
-        # de Bruijn variables -> the node's argument constants
-        subst = [None] * app.num_args()
-        ok = True
         for pos in range(app.num_args()):
-            a = app.arg(pos)
-            if not z3.is_var(a):
-                ok = False
-                break
-            subst[z3.get_var_index(a)] = n.args[pos]
-        if not ok or any(s is None for s in subst):
+            subst[z3.get_var_index(app.arg(pos))] = terms[pos]
+        if any(s is None for s in subst):
             continue
-        out[id(n)] = z3.substitute_vars(f, *subst)
+        out[app.decl().name()] = z3.substitute_vars(f, *subst) if subst else f  # type: ignore[arg-type]
     return out
 
 
