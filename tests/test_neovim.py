@@ -116,3 +116,49 @@ def test_neovim_receives_two_violations_one_after_the_other(tmp_path):
     assert first["at"] < second["at"] and first["at"] < data["progress_end"], (pubs, data["progress_end"])
     assert sorted(pubs[-1]["lines"]) == [12, 14]
     assert all(p["version"] == 0 for p in pubs) or len({p["version"] for p in pubs}) == 1
+
+
+HOVER_LUA = r"""
+local out_path = "%(out)s"
+local published = false
+local client_id = vim.lsp.start_client({
+  name = "cbam",
+  cmd = { "%(python)s", "-m", "cbam", "lsp" },
+  root_dir = "%(root)s",
+  settings = { cbam = { cacheDir = "%(cache)s", timeout = 60 } },
+  handlers = {
+    ["textDocument/publishDiagnostics"] = function(err, params, ctx, config) published = true end,
+  },
+})
+vim.cmd("edit %(file)s")
+vim.lsp.buf_attach_client(0, client_id)
+vim.wait(90000, function() return published end, 100)
+local client = vim.lsp.get_client_by_id(client_id)
+local resp = client.request_sync("textDocument/hover", {
+  textDocument = { uri = vim.uri_from_fname("%(file)s") }, position = { line = 2, character = 5 },
+}, 20000, 0)
+local f = io.open(out_path, "w")
+f:write(vim.fn.json_encode({ published = published, hover = resp and resp.result or vim.NIL }))
+f:close()
+vim.lsp.stop_client(client_id)
+vim.cmd("qa!")
+"""
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed (make test installs it on Debian)")
+def test_neovim_hover_shows_the_summary_the_horn_clause_engine_proved(tmp_path):
+    from .test_lsp import RECURSIVE_TWICE
+
+    src = tmp_path / "t.c"
+    src.write_text(RECURSIVE_TWICE)
+    out = tmp_path / "out.json"
+    script = tmp_path / "drive.lua"
+    script.write_text(HOVER_LUA % {"out": out, "python": sys.executable, "root": tmp_path, "cache": tmp_path / "cache",
+                                   "file": src})
+    r = subprocess.run(["nvim", "--headless", "-n", "-u", "NONE", "-c", f"luafile {script}"], capture_output=True,
+                       text=True, timeout=150)
+    assert out.exists(), r.stderr
+    data = json.loads(out.read_text())
+    assert data["published"], "Neovim received no diagnostics"
+    text = data["hover"]["contents"]["value"]
+    assert "**twice**" in text and "whole-program invariants" in text and "\\result" in text, text
