@@ -71,10 +71,14 @@ def search(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Call
         # half of what is left; path exploration the rest.
         remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
         if remaining is None or remaining >= 2 * MIN_SECONDS:
-            proved, _ = _prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 2)
+            proved, retry = _prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 2)
             if proved is not None:
                 return proved
     complete(program, opts, out, t0, known, on_confirmed)
+    if retry and out.status == "unknown":
+        # Spacer ran out of its time: on a faster machine it might have proved this. Such an
+        # UNKNOWN is not a final answer (the cache does not keep it; the self-check skips it).
+        out.stats.phases_cut_by_time += 1
     return out
 
 
