@@ -31,6 +31,13 @@ class SummaryReader:
         return api.summaries(store, fn_key)
 
 
+# How a result without block summaries was proved, by the engine that decided it.
+_PROVED_BY = {
+    "invariants": "Proved with whole-program invariants (Horn clauses)",
+    "cparec": "Proved by CPArec: a summary checked for inductiveness",
+}
+
+
 def format_hover(f: FunctionReport, result: VerificationResult | None, blocks: list[dict[str, Any]] | None,
                  cache_off: bool = False) -> str:
     from cbam.engine import api
@@ -45,8 +52,11 @@ def format_hover(f: FunctionReport, result: VerificationResult | None, blocks: l
         return "\n".join(lines)
     proved = result.invariants.get(name) if result is not None else None
     if not blocks and proved is not None:
-        lines.append(f"\nProved with whole-program invariants (Horn clauses), not block summaries. "
-                     f"On every call that returns:\n\n`{proved}`")
+        assert result is not None
+        how = _PROVED_BY.get(result.statistics.decided_by, _PROVED_BY["invariants"])
+        if result.statistics.decided_by == "cparec":
+            how += f" (recursion unwound {result.statistics.unwinding_depth} deep)"
+        lines.append(f"\n{how}, not block summaries. On every call that returns:\n\n`{proved}`")
         return "\n".join(lines)
     if not blocks:
         lines.append(f"\nNo summary yet: cbam has not analysed `{name}`"

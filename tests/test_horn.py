@@ -103,7 +103,7 @@ def test_the_machine_integer_check_rejects_what_holds_only_over_the_integers(tmp
     ``i >= 0`` at the loop head; in C, i++ overflows (undefined: any value), so the check
     refutes it. The same loop with a bound is proved."""
     unbounded = load_src(LOOP.replace("if (i < 100) i++;", "i++;"), tmp_path, "unbounded.c")
-    candidate = horn._spacer(horn.Encoder(unbounded, "lia", exact=False).clauses(), 10.0)
+    candidate = horn.spacer(horn.Encoder(unbounded, "lia", exact=False).clauses(), 10.0)
     assert isinstance(candidate, dict), candidate
     enc = horn.Encoder(unbounded, "bv")
     assert "machine integers" in horn.check(enc.clauses(), candidate, enc.signs, 10.0)

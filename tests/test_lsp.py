@@ -236,6 +236,20 @@ async def test_hover_of_a_program_the_horn_clause_engine_proved(client: Language
     assert "No summary yet" not in text
 
 
+async def test_hover_of_a_program_cparec_proved(client: LanguageClient, tmp_path):
+    """The configuration "cparec" (seed 002) alone: its checked summary shows on hover, and says how."""
+    from .test_cparec import MC91
+
+    await start(client, tmp_path, settings={"config": "cparec", "timeout": 60})
+    uri = open_doc(client, tmp_path / "mc91.c", MC91)
+    pub = await wait_diags(client, uri, timeout=90)
+    assert not pub.diagnostics
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                   lsp.Position(3, 5)))
+    text = hover.contents.value
+    assert "**mc91**" in text and "CPArec" in text and "unwound" in text and "\\result" in text, text
+
+
 async def test_new_save_cancels_running_analysis(client: LanguageClient, tmp_path):
     await start(client, tmp_path, settings={"timeout": 120})
     path = tmp_path / "slow.c"

@@ -43,9 +43,10 @@ from .smt import _watchdog, check_within, solver_timeout
 # quickly with the number of relations, and BAM's summaries are what makes edits cheap there.
 MAX_EDGES = 600
 MAX_SEGMENT_STEPS = 20_000  # nodes visited from one cut point (a cycle without one would not end)
-ERROR = ("", -1)
+ERROR = ("", -1)  # the relation that stands for "an error location is reachable"
 GAVE_UP = "Spacer gave up"
-CHECK_TIMED_OUT = "the machine-integer check of the invariants timed out"  # the relation that stands for "an error location is reachable"
+CHECK_TIMED_OUT = "the machine-integer check of the invariants timed out"
+COUNTEREXAMPLE = "Spacer found a counterexample over unbounded integers (not a proof of anything)"
 
 RelKey = tuple[str, int]  # (function, canonical node index)
 
@@ -58,6 +59,10 @@ class Clause:
     head_args: list[z3.ExprRef]
     body: list[tuple[RelKey, list[z3.ExprRef]]]
     constraints: list[z3.BoolRef] = field(default_factory=list)
+    # A call's clauses: into ``callee``'s entry (the head), or back from its exit (the body's
+    # second relation, ``returning``). CPArec unwinds the calls (analysis/cparec.py).
+    callee: str = ""
+    returning: bool = False
 
 
 @dataclass
@@ -73,8 +78,10 @@ class Untranslatable(Exception):
     """A candidate formula outside the fragment that ``to_bv`` reads exactly."""
 
 
-def applies(program: Program) -> str:
-    """Why the encoding cannot prove this program ("" if it can try)."""
+def applies(program: Program, need_loop: bool = True, max_edges: int | None = MAX_EDGES) -> str:
+    """Why the encoding cannot prove this program ("" if it can try). ``need_loop``: a program
+    without loops or recursion is left to the other engines; so is one with more than
+    ``max_edges`` CFA edges."""
     if program.memsafety:
         return "memory-safety checks are not encoded"
     edges = 0
@@ -84,22 +91,28 @@ def applies(program: Program) -> str:
                 edges += 1
                 if isinstance(e, AbortEdge) and e.undefined:
                     return "the program has undefined behaviour that ends a path"
-    if edges > MAX_EDGES:
-        return f"the program has over {MAX_EDGES} CFA edges"
-    if not any(n.error is not None for f in program.all_functions() for n in f.nodes):
+    if max_edges is not None and edges > max_edges:
+        return f"the program has over {max_edges} CFA edges"
+    if not has_error_location(program):
         return "no error location"
-    if not any(n.loop_head for f in program.all_functions() for n in f.nodes) and not _recursive(program):
+    if need_loop and not any(n.loop_head for f in program.all_functions() for n in f.nodes) \
+            and not recursive(program):
         # Without loops or recursion, value analysis and predicate abstraction settle it fast,
         # and BAM's summaries, per calling context, are what the editor shows and reuses.
         return "no loop or recursion"
     return ""
 
 
-def _recursive(program: Program) -> bool:
+def has_error_location(program: Program) -> bool:
+    return any(n.error is not None for f in program.all_functions() for n in f.nodes)
+
+
+def recursive(program: Program) -> set[str]:
+    """The functions on a cycle of calls."""
     from ..cfa.callgraph import CallGraph
 
     cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
-    return bool(cg.recursive_functions())
+    return cg.recursive_functions()
 
 
 class MachineEncoder(SegmentEncoder):
@@ -267,7 +280,7 @@ class Encoder:
         links = [y[p] == v for p, v in args.items()] + [y[g] == enc.read(g) for g in self.globals]
         links += [y[old(p)] == y[p] for p in args] + [y[old(g)] == y[g] for g in self.globals]
         enter = Clause(key(callee.entry), [y[v] for v in cframe], body,
-                       list(enc.constraints) + links + self._ranges(x) + self._ranges(y))
+                       list(enc.constraints) + links + self._ranges(x) + self._ranges(y), callee.name)
         # Back from its exit: linked through the entry copies.
         z = self._fresh_frame(callee)
         ret = [z[old(p)] == v for p, v in args.items()] + [z[old(g)] == enc.read(g) for g in self.globals]
@@ -283,7 +296,7 @@ class Encoder:
                 enc.havoc(lhs.name)
         back = Clause(key(e.succ), [enc.read(v) for v in frame],
                       [*body, (key(callee.exit), [z[v] for v in cframe])],
-                      list(enc.constraints) + ret + self._ranges(x) + self._ranges(z))
+                      list(enc.constraints) + ret + self._ranges(x) + self._ranges(z), callee.name, True)
         return [enter, back]
 
     def _args(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA) -> dict[str, z3.ExprRef]:
@@ -318,7 +331,7 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         clauses = lia.clauses()
     except (TypeError, KeyError) as exc:
         return HornOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
-    candidate = _spacer(clauses, timeout_s)
+    candidate = spacer(clauses, timeout_s)
     if isinstance(candidate, str):
         return HornOutcome("unknown", candidate, time.monotonic() - t0, timed_out=candidate.startswith(GAVE_UP))
     if cancelled():
@@ -337,7 +350,9 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     return HornOutcome("safe", "", seconds, summaries)
 
 
-def _spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretation] | str:
+def spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretation] | str:
+    """Each relation's interpretation in Spacer's solution, or why there is none
+    (``COUNTEREXAMPLE``: the error relation is derivable, over the integers)."""
     fp = z3.Fixedpoint()
     fp.set(engine="spacer")
     # Every relation keeps its own interpretation (inlined or sliced ones would read "true"),
@@ -379,7 +394,7 @@ def _spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretat
     finally:
         _watchdog.disarm(token)
     if r == z3.sat:
-        return "Spacer found a counterexample over unbounded integers (not a proof of anything)"
+        return COUNTEREXAMPLE
     if r != z3.unsat:
         return f"{GAVE_UP} ({fp.reason_unknown() or 'unknown'})"
     return _model(fp.get_answer(), rels)

@@ -44,6 +44,7 @@ from .smt import EncodingUnsupported, PathEncoder, check_path, check_within
 
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
+MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB before it is given up
 
 
 class GiveUp(Exception):
@@ -152,6 +153,7 @@ class Explorer:
         self.on_confirmed = on_confirmed
         self.out = PathsOutcome("unknown")
         self.undecided: list[tuple[CFANode | None, str]] = []
+        self.ub_only: dict[int, int] = {}  # per error location: paths that reach it only through UB
 
     def run(self) -> PathsOutcome:
         out = self.out
@@ -178,8 +180,11 @@ class Explorer:
 
     def _complete(self) -> PathsOutcome:
         out = self.out
-        if self.undecided:
-            node, why = self.undecided[0]
+        confirmed = {id(c.path.error_node) for c in out.confirmed}
+        # A location that one path reached only through UB and another really reached is decided.
+        undecided = [(n, why) for n, why in self.undecided if n is None or id(n) not in confirmed]
+        if undecided:
+            node, why = undecided[0]
             out.status = "unsafe" if out.confirmed else "unknown"
             out.kind, out.reason = UnknownReason.UNCONFIRMED, why
         else:
@@ -362,10 +367,16 @@ class Explorer:
         if feas.status == "unknown":  # the solver gave up: a matter of time
             raise GiveUp(UnknownReason.TIMEOUT, f"path exploration: an error path could not be confirmed: "
                          f"{feas.reason}")
-        # Reached only through an undefined operation's arbitrary value.
-        self.undecided.append((node, "path exploration: an error location is reachable only through undefined "
-                                     "behaviour"))
-        self.excluded[id(node)] = node
+        # Reached only through an undefined operation's arbitrary value. Another path to the
+        # same location may reach it without (a loop that runs longer, another call of the
+        # same assert function): the location stays a target for a few more such paths.
+        seen = self.ub_only.get(id(node), 0)
+        if not seen:
+            self.undecided.append((node, "path exploration: an error location is reachable only through undefined "
+                                         "behaviour"))
+        self.ub_only[id(node)] = seen + 1
+        if seen + 1 >= MAX_UB_ONLY_PATHS:
+            self.excluded[id(node)] = node
 
 
 def explore(program: Program, budget: Budget, max_violations: int = 1,

@@ -25,11 +25,14 @@ if TYPE_CHECKING:
     from .cpa import CPA, Block
 
 
-class Configuration(namedtuple("Configuration", "name analyses description uses_theory")):
+class Configuration(namedtuple("Configuration", "name analyses description uses_theory strategy",
+                                defaults=("portfolio",))):
     """``analyses``: the component analyses after location and callstack, in order (a bare name is
     the package ``cbam.engine.analysis.<name>``, a dotted name any importable package). The first
     one's precision schedule sets the phases; refiners are tried in this order.
-    ``uses_theory``: whether ``--predicate-theory`` changes what the analyses compute."""
+    ``uses_theory``: whether ``--predicate-theory`` changes what the analyses compute.
+    ``strategy``: how the run searches (pipeline/portfolio.py): "portfolio" (its engines in
+    order, CEGAR with these analyses among them) or "cparec" (CPArec alone, seed 002)."""
 
     __slots__ = ()
 
@@ -93,6 +96,10 @@ CONFIGURATIONS: dict[str, Configuration] = {c.name: c for c in (
     Configuration("value+predicate", ("value", "predicate"),
                   "Value analysis first; predicate refinement when a path is infeasible only through relations.",
                   True),
+    # The analyses only matter for what the cache keeps beside CPArec's results.
+    Configuration("cparec", ("value",),
+                  "CPArec alone: recursion unwound k deep, summaries from its invariants, checked for inductiveness.",
+                  False, "cparec"),
 )}
 
 

@@ -93,7 +93,8 @@ class Statistics:
     summary_misses: int = 0
     bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
     explored_paths: int = 0  # paths followed to their end by path exploration (pipeline/portfolio.py)
-    decided_by: str = ""  # the engine whose answer this is: "invariants", "cegar", "paths" or "cegar+paths"
+    decided_by: str = ""  # the engine whose answer this is: "invariants", "cegar", "paths", "cegar+paths" or "cparec"
+    unwinding_depth: int = 0  # the recursion depth CPArec ended at (--config cparec)
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)

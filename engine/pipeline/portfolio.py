@@ -24,6 +24,12 @@
 
 Which engine decided is reported in the result's statistics (``decided_by``: "invariants",
 "cegar", "paths" or "cegar+paths").
+
+A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
+(analysis/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
+unwound program's invariants, checked for inductiveness and then with machine integers. A
+counterexample it finds within ``k`` recursive calls is confirmed by path exploration, which is
+exact (with inputs and a harness); ``decided_by`` is "cparec" either way.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..analysis import horn
+from ..analysis import cparec, horn, registry
 from ..analysis.cegar import Confirmed
 from ..analysis.cpa_algorithm import Budget
 from ..analysis.paths import explore
@@ -48,12 +54,20 @@ HORN_SHARE = 0.1  # of the run's time limit, for the Horn-clause engine first
 HORN_SECONDS = 2.0  # ... and at most this: what it proves, it proves fast
 PROBE_SECONDS = 0.2  # CEGAR's first phase before it: what it decides this fast needs no other engine
 RETRY_SECONDS = 30.0  # the second try's limit when the run has none
+NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
 
 
 def search(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
            t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
-    """The run's search, engine after engine. ``cegar(first_phase_only, time_limit)``: CEGAR over
+    """The run's search, by its configuration's strategy. ``cegar(first_phase_only, time_limit)``: CEGAR over
     BAM with the run's phases (None: the run's own limit)."""
+    strategy = STRATEGIES[registry.configuration(opts.config).strategy]
+    return strategy(program, opts, stats, cegar, t0, known, on_confirmed)
+
+
+def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
+               t0: float, known: dict[int, CFANode],
+               on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
     retry = False
     if not known and _horn_applies(program, opts):
         probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS)
@@ -95,6 +109,34 @@ def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: fl
         return None, out.timed_out
     stats.decided_by = "invariants"
     return Search(status="safe", stats=stats, precision={}, invariants=out.summaries), False
+
+
+def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
+            t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
+    remaining = NO_LIMIT if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+    cancel = opts.cancel if callable(opts.cancel) else (lambda: False)
+    out = cparec.solve(program, remaining, cancel)  # type: ignore[arg-type]
+    stats.unwinding_depth = out.depth
+    if out.status == "safe":
+        stats.decided_by = "cparec"
+        return Search(status="safe", stats=stats, precision={}, invariants=out.summaries)
+    if out.status == "reachable":
+        # Over the integers, within k recursive calls: path exploration confirms it exactly.
+        search = Search(status="unknown", kind=UnknownReason.UNCONFIRMED, reason=out.reason, stats=stats,
+                        precision={})
+        complete(program, opts._replace(path_exploration=True), search, t0, known, on_confirmed)
+        if search.confirmed:
+            stats.decided_by = "cparec"
+        return search
+    timed_out = out.timed_out or out.reason.startswith(horn.GAVE_UP)
+    if timed_out:  # more time might decide it: not a final answer
+        stats.phases_cut_by_time += 1
+    return Search(status="unknown", kind=UnknownReason.TIMEOUT if timed_out else UnknownReason.NO_PROGRESS,
+                  reason=f"CPArec: {out.reason}", stats=stats, precision={})
+
+
+# The strategies a configuration can name (registry.Configuration.strategy).
+STRATEGIES = {"portfolio": _portfolio, "cparec": _cparec}
 
 
 def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
