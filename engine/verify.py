@@ -194,11 +194,14 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
 
         def cegar(first_phase_only: bool, timeout: float | None) -> Search:
             run_deadline = None if opts.timeout is None else t0 + opts.timeout
+            # What the engines before it took is not CEGAR's to spend again.
+            left = None if run_deadline is None else max(0.0, run_deadline - time.monotonic())
             if timeout is not None:  # the solvers' calls too
                 set_deadline(min(d for d in (run_deadline, time.monotonic() + timeout) if d is not None))
+            limit = timeout if left is None else left if timeout is None else min(timeout, left)
             try:
                 return run_phases(program, cpa, found, blocks, phases[:1] if first_phase_only else phases,
-                                  opts if timeout is None else opts._replace(timeout=timeout), persistent, stats,
+                                  opts._replace(timeout=limit), persistent, stats,
                                   # A probe streams nothing: its violations are found again, or are its answer.
                                   validated, None if first_phase_only else listener, known, chain, chain_precision,
                                   probe=first_phase_only)

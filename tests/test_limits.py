@@ -30,3 +30,23 @@ def test_the_time_limit_holds_while_an_error_path_is_rebuilt_and_encoded(tmp_pat
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if peak > before:  # the largest child so far is this one
         assert peak < 600_000, f"peak {peak / 1000:.0f} MB"
+
+
+def test_the_engines_before_cegar_take_their_time_from_the_run(tmp_path, monkeypatch) -> None:
+    """CEGAR after the Horn-clause engine gets what is left of the limit, not the whole limit
+    again (systemc/toy.cil ran 87 s under --timeout 60 that way)."""
+    from cbam.engine.pipeline import portfolio
+
+    from .conftest import verify_src
+    from .programs import SLOW
+
+    def slow_prove(*args, **kwargs):
+        time.sleep(3.0)  # an engine that used its share and proved nothing
+        return None, False
+
+    monkeypatch.setattr(portfolio, "_prove", slow_prove)
+    t0 = time.monotonic()
+    r = verify_src(SLOW, tmp_path, timeout=4.0)
+    elapsed = time.monotonic() - t0
+    assert r.verdict == "UNKNOWN" and r.reason_kind == "timeout"
+    assert elapsed < 4.0 + 1.5, f"timeout 4 took {elapsed:.1f} s"

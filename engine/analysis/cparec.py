@@ -183,9 +183,11 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         return CparecOutcome("unknown", reason=why)
     lia = horn.Encoder(program, "lia")
     try:
-        clauses = lia.clauses()
+        clauses = lia.clauses(deadline)
     except (TypeError, KeyError) as exc:
         return CparecOutcome("unknown", reason=f"the program cannot be encoded as Horn clauses ({exc})")
+    except horn.EncodingTimeout as exc:
+        return CparecOutcome("unknown", reason=str(exc), seconds=time.monotonic() - t0, timed_out=True)
     rec = horn.recursive(program)
     bv: horn.Encoder | None = None
     why_not = "no recursion depth was tried"
@@ -222,7 +224,10 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
             candidate = {(k2[0].split("#")[0], k2[1]) if k2 != ERROR else k2: v for k2, v in got.items()}
         if bv is None:
             bv = horn.Encoder(program, "bv")
-            bv_clauses = bv.clauses()
+            try:
+                bv_clauses = bv.clauses(deadline)
+            except horn.EncodingTimeout as exc:
+                return CparecOutcome("unknown", k, str(exc), time.monotonic() - t0, timed_out=True)
         failed = horn.check(bv_clauses, candidate, bv.signs, max(0.2, left()), cancelled)
         if not failed:
             shown = {name: horn.summary_text(s, lia.frame(program.functions[name]), program)

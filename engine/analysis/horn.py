@@ -36,7 +36,7 @@ from ..cfa.ctype import IntType
 from ..cfa.ir import AbortEdge, CallEdge, Unary, Var
 from .predicate.cpa import abstraction_point
 from .predicate.formula import SegmentEncoder, Theory, old
-from .predicate.refiner import definitions, uninterpreted_consts
+from .predicate.refiner import add_rule, definitions, uninterpreted_consts
 from .smt import _watchdog, check_within, solver_timeout
 
 # A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
@@ -72,6 +72,10 @@ class HornOutcome:
     seconds: float = 0.0
     summaries: dict[str, str] = field(default_factory=dict)  # function -> its exit relation, in C (summary_text)
     timed_out: bool = False  # Spacer ran out of time: more time might prove it
+
+
+class EncodingTimeout(Exception):
+    """The clauses took longer to build than the engine's time."""
 
 
 class Untranslatable(Exception):
@@ -217,7 +221,8 @@ class Encoder:
                 out.append(r)
         return out
 
-    def clauses(self) -> list[Clause]:
+    def clauses(self, deadline: float | None = None) -> list[Clause]:
+        """EncodingTimeout once ``deadline`` (time.monotonic()) has passed."""
         program = self.program
         out: list[Clause] = []
         start = program.start
@@ -227,6 +232,8 @@ class Encoder:
             for n in f.nodes:
                 if not self.cut(f, n):
                     continue
+                if deadline is not None and time.monotonic() > deadline:
+                    raise EncodingTimeout(f"{GAVE_UP} (time, while encoding the clauses)")
                 if n.error is not None:
                     x = self._fresh_frame(f)
                     out.append(Clause(ERROR, [], [(key(n), [x[v] for v in self.frame(f)])], self._ranges(x)))
@@ -327,18 +334,26 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     if why:
         return HornOutcome("unknown", why)
     lia = Encoder(program, "lia")
+    deadline = t0 + timeout_s
     try:
-        clauses = lia.clauses()
+        clauses = lia.clauses(deadline)
     except (TypeError, KeyError) as exc:
         return HornOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
-    candidate = spacer(clauses, timeout_s)
+    except EncodingTimeout as exc:
+        return HornOutcome("unknown", str(exc), time.monotonic() - t0, timed_out=True)
+    candidate = spacer(clauses, deadline - time.monotonic())
     if isinstance(candidate, str):
         return HornOutcome("unknown", candidate, time.monotonic() - t0, timed_out=candidate.startswith(GAVE_UP))
     if cancelled():
         return HornOutcome("unknown", "cancelled", time.monotonic() - t0)
-    remaining = max(0.2, timeout_s - (time.monotonic() - t0))
     bv = Encoder(program, "bv")
-    failed = check(bv.clauses(), candidate, bv.signs, remaining, cancelled)
+    try:
+        # The check gets at least a moment, as Spacer's answer is in hand.
+        bv_clauses = bv.clauses(max(deadline, time.monotonic() + 0.2))
+    except EncodingTimeout as exc:
+        return HornOutcome("unknown", str(exc), time.monotonic() - t0, timed_out=True)
+    remaining = max(0.2, deadline - time.monotonic())
+    failed = check(bv_clauses, candidate, bv.signs, remaining, cancelled)
     seconds = time.monotonic() - t0
     if failed:
         return HornOutcome("unknown", failed, seconds, timed_out=failed == CHECK_TIMED_OUT)
@@ -370,22 +385,21 @@ def spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretati
             fp.register_relation(r)
         return r
 
+    start = time.monotonic()
     for c in clauses:
+        if time.monotonic() - start > timeout_s:  # building the clauses counts against the limit
+            return f"{GAVE_UP} (time, while building the clauses)"
         heads = [z3.FreshConst(a.sort(), "hd") for a in c.head_args]
         head = rel(c.head, heads)(*heads)
         body = [rel(k, args)(*args) for k, args in c.body]
         body += list(c.constraints) + [h == a for h, a in zip(heads, c.head_args)]
-        vs: dict[int, z3.ExprRef] = {}
         relations = {r.name() for r in rels.values()}
-        for f in [*body, head]:
-            for t in uninterpreted_consts(f):
-                if t.decl().name() not in relations:
-                    vs.setdefault(t.get_id(), t)
-        if vs:
-            fp.declare_var(*vs.values())
-        fp.rule(head, body)
+        add_rule(fp, head, body, [t for t in uninterpreted_consts(z3.And(*body, head))
+                                  if t.decl().name() not in relations])
     if ERROR not in rels:
         return "no error location is reachable in the clauses"
+    ms = max(1, ms - int(1000 * (time.monotonic() - start)))
+    fp.set("timeout", ms)
     token = _watchdog.arm(fp.ctx, time.monotonic() + ms / 1000 + 0.05)
     try:
         r = fp.query(rels[ERROR]())

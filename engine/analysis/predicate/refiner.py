@@ -20,7 +20,8 @@ for ``sum`` it yields ``\\result == n + m``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import z3
@@ -28,7 +29,7 @@ import z3
 from ...cfa.cfa import CFANode, Program
 from ...cfa.ir import CallEdge, Var
 from ..path import ErrorPath
-from ..smt import solver_timeout
+from ..smt import _watchdog, solver_timeout
 from .atoms import Atom, atom_vars, atoms_of
 from .cpa import PredicateCPA, PredicatePrecision
 from .formula import SegmentEncoder, Theory, old
@@ -179,29 +180,45 @@ def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] |
     nodes = _post_order(root)
     fp = z3.Fixedpoint()
     fp.set(engine="spacer")
-    fp.set("timeout", solver_timeout(timeout_ms))
+    ms = solver_timeout(timeout_ms)
+    start = time.monotonic()
     rels: dict[int, z3.FuncDeclRef] = {}
     for i, n in enumerate(nodes):
         rels[id(n)] = z3.Function(f"R{i}", *[a.sort() for a in n.args], z3.BoolSort())
         fp.register_relation(rels[id(n)])
     for n in nodes:
+        if time.monotonic() - start > ms / 1000:  # building the clauses counts against the limit
+            return None
         body = [rels[id(c)](*c.args) for c in n.children] + list(n.label)
         head = rels[id(n)](*n.args)
         vs = set(n.args) | {a for c in n.children for a in c.args}
         for f in n.label:
             vs |= uninterpreted_consts(f)
-        if vs:
-            fp.declare_var(*vs)
-        fp.rule(head, body if body else None)
+        add_rule(fp, head, body, vs)
+    ms = max(1, ms - int(1000 * (time.monotonic() - start)))
+    fp.set("timeout", ms)
+    if root.args:  # the query's variables (declared after the rules, they bind in the query alone)
+        fp.declare_var(*root.args)
+    token = _watchdog.arm(fp.ctx, time.monotonic() + ms / 1000 + 0.05)
     try:
         r = fp.query(rels[id(root)](*root.args))
     except z3.Z3Exception:
         return None
+    finally:
+        _watchdog.disarm(token)
     if r != z3.unsat:
         return None
     by_name = {rels[id(n)].name(): n for n in nodes}
     got = definitions(fp.get_answer(), {name: n.args for name, n in by_name.items()})
     return {id(by_name[name]): f for name, f in got.items()}
+
+
+def add_rule(fp: z3.Fixedpoint, head: z3.BoolRef, body: list[z3.BoolRef], variables: Iterable[z3.ExprRef]) -> None:
+    """A Horn rule, quantified over its own variables. (``fp.declare_var`` would quantify each
+    rule over every variable declared so far: quadratic in the size of the clauses.)"""
+    rule = z3.Implies(z3.And(body), head) if body else head
+    vs = list(variables)
+    fp.add_rule(z3.ForAll(vs, rule) if vs else rule)
 
 
 def definitions(answer: z3.ExprRef, args: dict[str, list[z3.ExprRef]]) -> dict[str, z3.BoolRef]:
