@@ -124,3 +124,19 @@ def test_calls_through_a_table_of_function_pointers_are_decided(tmp_path: Path) 
     path.write_text(source.read_text())
     result = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30))).result
     assert result.verdict == "TRUE" and result.statistics.decided_by == "paths"
+
+
+def test_a_location_reached_first_only_through_overflow_stays_a_target(tmp_path: Path) -> None:
+    """cohencu_unwindbound5 (nla-digbench-scaling, bench/loops): every check goes through the one
+    error location of __VERIFIER_assert. The first path there (the loop left at once) fails a
+    check only through signed overflow of ``6*a*x``; a path that runs the loop five times fails
+    it for real. Giving the location up after the first path left the task UNKNOWN."""
+
+    src = ROOT / "bench" / "loops" / "c" / "nla-digbench-scaling" / "cohencu_unwindbound5.c"
+    program = load_src(src.read_text(), tmp_path, "cohencu.c", "ILP32")
+    budget = Budget(60.0)
+    out = run_deep(lambda: explore(program, budget))
+    assert out.status == "unsafe", out.reason
+    r = verify_src(src.read_text(), tmp_path, data_model="ILP32", timeout=60, name="cohencu.c")
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "cohencu.c", r, "ILP32", tmp_path)
