@@ -131,6 +131,11 @@ def test_through_the_command_line(tmp_path: Path) -> None:
     got = json.loads(out.stdout)
     assert got["verdict"] == "TRUE" and got["statistics"]["decided_by"] == "cparec"
     assert got["invariants"]["mc91"]
+    summary = subprocess.run([sys.executable, "-m", "cbam", "summary", str(src), "--config", "cparec", "--function",
+                              "mc91", "--no-cache"], capture_output=True, text=True, cwd=ROOT)
+    assert summary.returncode == 0, summary.stderr
+    line = next(ln for ln in summary.stdout.splitlines() if "==>" in ln)
+    assert "\\result" in line and "cparec" in line, summary.stdout
 
 
 def test_its_summaries_are_kept_by_the_cache(tmp_path: Path) -> None:
