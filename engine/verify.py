@@ -195,7 +195,8 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         def cegar(first_phase_only: bool, timeout: float | None) -> Search:
             run_deadline = None if opts.timeout is None else t0 + opts.timeout
             # What the engines before it took is not CEGAR's to spend again.
-            left = None if run_deadline is None else max(0.0, run_deadline - time.monotonic())
+            # (A limit of 0 would read as none: a run already past its deadline gets a moment.)
+            left = None if run_deadline is None else max(1e-3, run_deadline - time.monotonic())
             if timeout is not None:  # the solvers' calls too
                 set_deadline(min(d for d in (run_deadline, time.monotonic() + timeout) if d is not None))
             limit = timeout if left is None else left if timeout is None else min(timeout, left)

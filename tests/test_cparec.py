@@ -86,6 +86,16 @@ def test_the_papers_table_through_cparec_alone(name: str, verdict: str, k: int, 
         assert_replay_reaches_error(RECURSIVE / f"{name}.c", r, "ILP32", tmp_path)
 
 
+def test_without_recursion_it_solves_the_clauses_themselves(tmp_path: Path) -> None:
+    """A counting loop, with reach_error defined (its body is reached by no call): nothing to
+    unwind, and the invariant is proved as by the Horn-clause engine."""
+    from .test_loops_and_recursion import COUNT
+
+    r = verify_src(COUNT.replace("DELTA", "0"), tmp_path, config="cparec", timeout=30)
+    assert r.verdict == "TRUE", r.reason
+    assert r.statistics.decided_by == "cparec" and r.statistics.unwinding_depth == 0
+
+
 def test_an_integer_truth_that_overflows_is_never_proved(tmp_path: Path) -> None:
     r = verify_src(TWICE_UNBOUNDED, tmp_path, config="cparec", timeout=20)
     assert r.verdict != "TRUE"

@@ -197,8 +197,9 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         if left() <= 0 or cancelled():
             return CparecOutcome("unknown", k, "cancelled" if cancelled() else f"{horn.GAVE_UP} (time)",
                                  time.monotonic() - t0, timed_out=not cancelled())
-        under = unwind(clauses, rec, program.start.name, k)
-        got = horn.spacer(under, left())
+        # Without recursion there is nothing to unwind: the clauses themselves (unwinding would
+        # drop the relations of functions no call reaches, such as reach_error's).
+        got = horn.spacer(unwind(clauses, rec, program.start.name, k) if rec else clauses, left())
         if got == horn.COUNTEREXAMPLE:
             return CparecOutcome("reachable", k, f"an error location is reachable within {k} recursive calls",
                                  time.monotonic() - t0)
@@ -221,7 +222,7 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
             for name, s in summaries.items():
                 candidate[horn.key(program.functions[name].exit)] = s
         else:
-            candidate = {(k2[0].split("#")[0], k2[1]) if k2 != ERROR else k2: v for k2, v in got.items()}
+            candidate = got
         if bv is None:
             bv = horn.Encoder(program, "bv")
             try:
@@ -236,6 +237,8 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         if failed == horn.CHECK_TIMED_OUT or failed == "cancelled":
             return CparecOutcome("unknown", k, failed, time.monotonic() - t0, timed_out=failed != "cancelled")
         why_not = f"the summaries from depth {k} do not hold with machine integers"
+    if not rec:
+        return CparecOutcome("unknown", 0, "the invariants do not hold with machine integers", time.monotonic() - t0)
     return CparecOutcome("unknown", MAX_DEPTH, f"no inductive summaries up to depth {MAX_DEPTH} ({why_not})",
                          time.monotonic() - t0)
 

@@ -46,6 +46,7 @@ MAX_SEGMENT_STEPS = 20_000  # nodes visited from one cut point (a cycle without 
 ERROR = ("", -1)  # the relation that stands for "an error location is reachable"
 GAVE_UP = "Spacer gave up"
 CHECK_TIMED_OUT = "the machine-integer check of the invariants timed out"
+SUMMARY_MS = 1000  # to project a proved summary onto its function's interface, for display
 COUNTEREXAMPLE = "Spacer found a counterexample over unbounded integers (not a proof of anything)"
 
 RelKey = tuple[str, int]  # (function, canonical node index)
@@ -443,9 +444,9 @@ def summary_text(got: Interpretation, names: list[str], program: Program) -> str
             hidden.append(h)
     if hidden:
         try:
-            goals = z3.Then("qe", "simplify")(z3.Exists(hidden, f))
+            goals = z3.TryFor(z3.Then("qe", "simplify"), SUMMARY_MS)(z3.Exists(hidden, f))
             f = z3.And([g.as_expr() for g in goals]) if len(goals) else z3.BoolVal(True)
-        except z3.Z3Exception:
+        except z3.Z3Exception:  # including the time running out
             return "(not shown)"
     try:
         return _c(z3.simplify(f), shown)
