@@ -182,3 +182,22 @@ def test_call_and_return_edges_connect_the_cfas(tmp_path):
     from cbam.engine.cfa.dot import program_dot
 
     assert program_dot(p).count('label="call"') >= 2
+
+
+def test_a_floating_type_cbam_does_not_support_has_no_size(tmp_path) -> None:
+    """The front end's placeholder for an unsupported floating type (a struct field, say) has no
+    size: a layout through it is unknown, never an internal error. ofuf_1 (loop-industry-pattern,
+    bench/loops) crashed under a short limit when pointer arithmetic stepped over such a struct."""
+    from cbam.engine.cfa.ctype import FloatType, StructType
+
+    from .conftest import ROOT, verify_src
+
+    for name in ("LP64", "ILP32"):
+        dm = DataModel(name)
+        odd = FloatType("unsupported:floating-point types")
+        assert dm.sizeof(odd) is None and dm.alignof(odd) is None
+        s = StructType("s", False)
+        assert dm.sizeof(s, {s.key(): [("x", dm.int), ("f", odd)]}) is None
+    src = ROOT / "bench" / "loops" / "c" / "loop-industry-pattern" / "ofuf_1.c"
+    r = verify_src(src.read_text(), tmp_path, timeout=5, name="ofuf_1.c")
+    assert r.verdict in ("TRUE", "UNKNOWN") and r.reason_kind != "internal-error", r.reason
