@@ -86,6 +86,20 @@ def test_the_papers_table_through_cparec_alone(name: str, verdict: str, k: int, 
         assert_replay_reaches_error(RECURSIVE / f"{name}.c", r, "ILP32", tmp_path)
 
 
+@pytest.mark.skipif(not RECURSIVE.is_dir(), reason="../shared/svcomp is not there")
+def test_the_default_portfolio_turns_to_cparec_when_cegar_and_spacer_give_up(tmp_path: Path) -> None:
+    """Addition01: Spacer runs out of time on the recursive clauses and CEGAR's refinement stops
+    making progress; CPArec's summary from depth 2 proves it."""
+    from cbam.engine.options import VerifyOptions
+    from cbam.engine.verify import run_deep, verify_program
+
+    program = _task("Addition01-2", tmp_path)
+    r = run_deep(lambda: verify_program(program, VerifyOptions(timeout=60)))
+    assert r.verdict == "TRUE", r.reason
+    assert r.statistics.decided_by == "cparec"
+    assert r.invariants["addition"]
+
+
 def test_without_recursion_it_solves_the_clauses_themselves(tmp_path: Path) -> None:
     """A counting loop, with reach_error defined (its body is reached by no call): nothing to
     unwind, and the invariant is proved as by the Horn-clause engine."""

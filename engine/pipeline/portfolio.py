@@ -10,8 +10,9 @@
    proof only once every clause holds with machine integers. It proves; it never reports a
    violation, so anything it does not prove goes on to the engines below as if it had not
    run. A probe that does not finish leaves nothing but the block results it completed.
-   If Spacer ran out of time and CEGAR (below) then gives up early, Spacer gets half of
-   the time left, before path exploration.
+   If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
+   CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what
+   remains, before path exploration.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits.
@@ -23,7 +24,7 @@
    for an input-dependent number of iterations), with memory, and finds deep violations.
 
 Which engine decided is reported in the result's statistics (``decided_by``: "invariants",
-"cegar", "paths" or "cegar+paths").
+"cparec", "cegar", "paths" or "cegar+paths").
 
 A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
 (analysis/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
@@ -81,13 +82,27 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 return proved
     out = cegar(False, None)
     if retry and not out.confirmed and undecided(out, opts, 0):
-        # CEGAR gave up early (no progress, say): Spacer, which ran out of time before, gets
-        # half of what is left; path exploration the rest.
+        # CEGAR gave up early (no progress, say): on a recursion CPArec gets a third of what is
+        # left, then Spacer, which ran out of time before, half of the rest; path exploration
+        # what remains.
         remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
-        if remaining is None or remaining >= 2 * MIN_SECONDS:
-            proved, retry = _prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 2)
+        tried: list[bool] = []  # per engine tried again: whether it ran out of time
+        if (remaining is None or remaining >= 3 * MIN_SECONDS) and horn.recursive(program):
+            # CPArec first on a recursion: summaries from bounded unwinding, where Spacer's
+            # direct ones ran out of time (Addition01: 5 s, where Spacer gives up after 26).
+            proved, timed_out = _prove_cparec(program, opts, stats,
+                                              RETRY_SECONDS if remaining is None else remaining / 3)
             if proved is not None:
                 return proved
+            tried.append(timed_out)
+            remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+        if remaining is None or remaining >= 2 * MIN_SECONDS:
+            proved, again = _prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 2)
+            if proved is not None:
+                return proved
+            tried.append(again)
+        if tried:  # whether more time might have given a proof
+            retry = any(tried)
     complete(program, opts, out, t0, known, on_confirmed)
     if retry and out.status == "unknown":
         # Spacer ran out of its time: on a faster machine it might have proved this. Such an
@@ -108,6 +123,19 @@ def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: fl
     if out.status != "safe":
         return None, out.timed_out
     stats.decided_by = "invariants"
+    return Search(status="safe", stats=stats, precision={}, invariants=out.summaries), False
+
+
+def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
+                  seconds: float) -> tuple[Search | None, bool]:
+    """CPArec's proof as a finished search (None: none; its counterexamples are left to path
+    exploration, which runs next anyway), and whether more time might give one."""
+    cancel = opts.cancel if callable(opts.cancel) else (lambda: False)
+    out = cparec.solve(program, seconds, cancel)  # type: ignore[arg-type]
+    if out.status != "safe":
+        return None, out.timed_out
+    stats.decided_by = "cparec"
+    stats.unwinding_depth = out.depth
     return Search(status="safe", stats=stats, precision={}, invariants=out.summaries), False
 
 
