@@ -89,7 +89,7 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
         if (remaining is None or remaining >= 3 * MIN_SECONDS) and horn.recursive(program):
             # CPArec first on a recursion: summaries from bounded unwinding, where Spacer's
-            # direct ones ran out of time (Addition01: 5 s, where Spacer gives up after 26).
+            # direct ones ran out of time (Addition01: 9 s alone, where Spacer gives up after 26).
             proved, timed_out = _prove_cparec(program, opts, stats,
                                               RETRY_SECONDS if remaining is None else remaining / 3)
             if proved is not None:
