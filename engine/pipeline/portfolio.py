@@ -118,36 +118,37 @@ def _horn_applies(program: Program, opts: VerifyOptions) -> bool:
 def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float) -> tuple[Search | None, bool]:
     """The Horn-clause engine's proof as a finished search (None: nothing happened, the other
     engines run as they would without it), and whether more time might give one."""
-    cancel = opts.cancel if callable(opts.cancel) else (lambda: False)
-    out = horn.solve(program, seconds, cancel)  # type: ignore[arg-type]
-    if out.status != "safe":
-        return None, out.timed_out
-    stats.decided_by = "invariants"
-    return Search(status="safe", stats=stats, precision={}, invariants=out.summaries), False
+    out = horn.solve(program, seconds, _cancel(opts))
+    return (_proved(stats, "invariants", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
 
 
 def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
                   seconds: float) -> tuple[Search | None, bool]:
     """CPArec's proof as a finished search (None: none; its counterexamples are left to path
     exploration, which runs next anyway), and whether more time might give one."""
-    cancel = opts.cancel if callable(opts.cancel) else (lambda: False)
-    out = cparec.solve(program, seconds, cancel)  # type: ignore[arg-type]
+    out = cparec.solve(program, seconds, _cancel(opts))
     if out.status != "safe":
         return None, out.timed_out
-    stats.decided_by = "cparec"
     stats.unwinding_depth = out.depth
-    return Search(status="safe", stats=stats, precision={}, invariants=out.summaries), False
+    return _proved(stats, "cparec", out.summaries), False
+
+
+def _proved(stats: Statistics, engine: str, summaries: dict[str, str]) -> Search:
+    stats.decided_by = engine
+    return Search(status="safe", stats=stats, precision={}, invariants=summaries)
+
+
+def _cancel(opts: VerifyOptions) -> Callable[[], bool]:
+    return opts.cancel if callable(opts.cancel) else (lambda: False)  # type: ignore[return-value]
 
 
 def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
             t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
     remaining = NO_LIMIT if opts.timeout is None else t0 + opts.timeout - time.monotonic()
-    cancel = opts.cancel if callable(opts.cancel) else (lambda: False)
-    out = cparec.solve(program, remaining, cancel)  # type: ignore[arg-type]
+    out = cparec.solve(program, remaining, _cancel(opts))
     stats.unwinding_depth = out.depth
     if out.status == "safe":
-        stats.decided_by = "cparec"
-        return Search(status="safe", stats=stats, precision={}, invariants=out.summaries)
+        return _proved(stats, "cparec", out.summaries)
     if out.status == "reachable":
         # Over the integers, within k recursive calls: path exploration confirms it exactly.
         search = Search(status="unknown", kind=UnknownReason.UNCONFIRMED, reason=out.reason, stats=stats,
