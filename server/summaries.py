@@ -35,6 +35,7 @@ class SummaryReader:
 _PROVED_BY = {
     "invariants": "Proved with whole-program invariants (Horn clauses)",
     "cparec": "Proved by CPArec: a summary checked for inductiveness",
+    "k-induction": "Proved by k-induction with machine integers",
 }
 
 
@@ -56,6 +57,8 @@ def format_hover(f: FunctionReport, result: VerificationResult | None, blocks: l
         how = _PROVED_BY.get(result.statistics.decided_by, _PROVED_BY["invariants"])
         if result.statistics.decided_by == "cparec":
             how += f" (recursion unwound {result.statistics.unwinding_depth} deep)"
+        elif result.statistics.decided_by == "k-induction":
+            how += f" (k = {result.statistics.induction_k}; the facts below are the invariants it used)"
         lines.append(f"\n{how}, not block summaries. On every call that returns:\n\n`{proved}`")
         return "\n".join(lines)
     if not blocks:

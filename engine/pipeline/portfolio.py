@@ -10,9 +10,14 @@
    proof only once every clause holds with machine integers. It proves; it never reports a
    violation, so anything it does not prove goes on to the engines below as if it had not
    run. A probe that does not finish leaves nothing but the block results it completed.
+   On a program without recursion, **k-induction** (analysis/kinduction.py) follows, with
+   the same share (at most ``KIND_SECONDS``): bit-vector BMC and induction over the same
+   clauses, anchored at loop heads, strengthened with Houdini invariants. It proves loops
+   whose body re-establishes the property whatever state it starts in (the lock patterns),
+   where Spacer's integer invariants do not carry over to machine integers.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
-   CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what
-   remains, before path exploration.
+   CPArec (analysis/cparec.py) gets a third of the time left, on any other k-induction does,
+   then Spacer half of what remains, before path exploration.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits.
@@ -24,7 +29,7 @@
    for an input-dependent number of iterations), with memory, and finds deep violations.
 
 Which engine decided is reported in the result's statistics (``decided_by``: "invariants",
-"cparec", "cegar", "paths" or "cegar+paths").
+"k-induction" (with ``induction_k``), "cparec", "cegar", "paths" or "cegar+paths").
 
 A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
 (analysis/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
@@ -38,7 +43,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..analysis import cparec, horn, registry
+from ..analysis import cparec, horn, kinduction, registry
 from ..analysis.cegar import Confirmed
 from ..analysis.cpa_algorithm import Budget
 from ..analysis.paths import explore
@@ -53,6 +58,7 @@ _FINAL = (UnknownReason.TIMEOUT, UnknownReason.CANCELLED, UnknownReason.MEMORY, 
 MIN_SECONDS = 0.5  # left of the run's time for path exploration to be worth starting
 HORN_SHARE = 0.1  # of the run's time limit, for the Horn-clause engine first
 HORN_SECONDS = 2.0  # ... and at most this: what it proves, it proves fast
+KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at most this (same share)
 PROBE_SECONDS = 0.2  # CEGAR's first phase before it: what it decides this fast needs no other engine
 RETRY_SECONDS = 30.0  # the second try's limit when the run has none
 NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
@@ -80,6 +86,12 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
             proved, retry = _prove(program, opts, stats, seconds)
             if proved is not None:
                 return proved
+            if not horn.recursive(program):
+                seconds = KIND_SECONDS if opts.timeout is None else min(KIND_SECONDS, HORN_SHARE * opts.timeout)
+                proved, again = _prove_kinduction(program, opts, stats, seconds)
+                if proved is not None:
+                    return proved
+                retry = retry or again
     out = cegar(False, None)
     if retry and not out.confirmed and undecided(out, opts, 0):
         # CEGAR gave up early (no progress, say): on a recursion CPArec gets a third of what is
@@ -87,6 +99,14 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         # what remains.
         remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
+        if (remaining is None or remaining >= 3 * MIN_SECONDS) and not horn.recursive(program):
+            # k-induction again, deeper: Houdini's invariants and longer unwindings take time.
+            proved, timed_out = _prove_kinduction(program, opts, stats,
+                                                  RETRY_SECONDS if remaining is None else remaining / 3)
+            if proved is not None:
+                return proved
+            tried.append(timed_out)
+            remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
         if (remaining is None or remaining >= 3 * MIN_SECONDS) and horn.recursive(program):
             # CPArec first on a recursion: summaries from bounded unwinding, where Spacer's
             # direct ones ran out of time (Addition01: 9 s alone, where Spacer gives up after 26).
@@ -131,6 +151,17 @@ def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
         return None, out.timed_out
     stats.unwinding_depth = out.depth
     return _proved(stats, "cparec", out.summaries), False
+
+
+def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics,
+                      seconds: float) -> tuple[Search | None, bool]:
+    """k-induction's proof as a finished search (None: none; a base case that reaches an error
+    is left to the engines that confirm paths), and whether more time might give one."""
+    out = kinduction.solve(program, seconds, _cancel(opts))
+    if out.status != "safe":
+        return None, out.timed_out
+    stats.induction_k = out.k
+    return _proved(stats, "k-induction", out.summaries), False
 
 
 def _proved(stats: Statistics, engine: str, summaries: dict[str, str]) -> Search:

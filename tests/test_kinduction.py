@@ -1,0 +1,161 @@
+"""k-induction over the Horn clauses with machine integers (analysis/kinduction.py): what it
+proves, what it must not prove (violations, including ones that only wrap-around causes), the
+bound on steps between loop heads that its soundness rests on, and its place in the portfolio."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from cbam.engine.analysis import horn, kinduction
+
+from .conftest import (
+    SVCOMP,
+    assert_replay_reaches_error,
+    check_error_path,
+    load_src,
+    needs_svcomp,
+    verify_src,
+)
+
+HEAD = """extern int __VERIFIER_nondet_int(void);
+extern void abort(void);
+extern void reach_error(void);
+void __VERIFIER_assert(int c) { if (!c) { ERROR: reach_error(); abort(); } }
+"""
+
+# Each iteration sets the lock when p holds and checks it under the same condition: true in
+# one iteration whatever state the loop starts in (1-inductive at the loop head), but not at
+# the joins inside the body, where an arbitrary state has p set and the lock not.
+LOCKS = HEAD + """
+int main() {
+  int p1 = __VERIFIER_nondet_int(), lk1, p2 = __VERIFIER_nondet_int(), lk2, cond;
+  while (1) {
+    cond = __VERIFIER_nondet_int();
+    if (cond == 0) break;
+    lk1 = 0; lk2 = 0;
+    if (p1 != 0) lk1 = 1;
+    if (p2 != 0) lk2 = 1;
+    if (p1 != 0) { if (lk1 != 1) goto ERROR; lk1 = 0; }
+    if (p2 != 0) { if (lk2 != 1) goto ERROR; lk2 = 0; }
+  }
+  return 0;
+ERROR: reach_error(); abort();
+}
+"""
+
+# Needs an invariant at the loop head (i <= 10), which Houdini finds among its candidates:
+# from i == 11 the loop can go round any number of times before it leaves and fails.
+BOUNDED = HEAD + """
+int main() {
+  int i = 0;
+  while (__VERIFIER_nondet_int()) {
+    if (i < 10) i++;
+  }
+  __VERIFIER_assert(i <= 10);
+  return 0;
+}
+"""
+
+FALSE_DEEP = HEAD + """
+int main() {
+  int x = 0;
+  while (__VERIFIER_nondet_int()) {
+    x++;
+    __VERIFIER_assert(x != 6);
+  }
+  return 0;
+}
+"""
+
+# True over the integers (a power of two is never 0), false in C: after eight doublings an
+# unsigned char is 0.
+WRAPS = HEAD + """
+int main() {
+  unsigned char c = 1;
+  while (__VERIFIER_nondet_int()) {
+    c = c + c;
+    __VERIFIER_assert(c != 0);
+  }
+  return 0;
+}
+"""
+
+
+def test_a_loop_true_per_iteration_is_proved_at_k_1(tmp_path: Path) -> None:
+    out = kinduction.solve(load_src(LOCKS, tmp_path), 30.0)
+    assert out.status == "safe" and out.k == 1
+
+
+def test_houdini_invariants_strengthen_the_step(tmp_path: Path) -> None:
+    program = load_src(BOUNDED, tmp_path)
+    out = kinduction.solve(program, 30.0)
+    assert out.status == "safe" and out.invariants > 0
+    assert "i <= 10" in out.summaries["main"]
+    # Without the invariants, no k suffices: from i == 11 at the loop head the error follows.
+    ts, heads = _system(program)
+    gap = kinduction.gap_bound(ts, heads)
+    assert gap is not None
+    status, _, k, _ = kinduction._induct(ts, heads, gap, {}, time.monotonic() + 30, lambda: False, 8)
+    assert status == "unknown" and k == 8
+
+
+def _system(program) -> tuple[kinduction.TransitionSystem, set]:
+    enc = horn.Encoder(program, "bv")
+    ts = kinduction.TransitionSystem(enc.clauses(), {f.name: enc.frame(f) for f in program.all_functions()},
+                                     enc.globals)
+    return ts, kinduction._loop_heads(program, set(ts.pc_of))
+
+
+def test_houdini_keeps_only_what_every_clause_preserves(tmp_path: Path) -> None:
+    program = load_src(BOUNDED, tmp_path)
+    ts, heads = _system(program)
+    inv = kinduction.houdini(ts, time.monotonic() + 30, lambda: False)
+    assert inv is not None
+    (head,) = heads
+    facts = {(op, v[1].split("::")[-1], n) for op, v, _, n in inv[head]}
+    assert ("s<=", "i", 10) in facts and ("s>=", "i", 0) in facts
+    assert ("s<=", "i", 9) not in facts and ("==", "i", 0) not in facts
+
+
+@pytest.mark.parametrize("code", [FALSE_DEEP, WRAPS], ids=["counter", "wrap-around"])
+def test_a_violation_is_never_proved(code: str, tmp_path: Path) -> None:
+    out = kinduction.solve(load_src(code, tmp_path), 30.0)
+    assert out.status == "reachable", out.reason
+    # The whole portfolio confirms it exactly, with a path and a harness that replays it.
+    r = verify_src(code, tmp_path, timeout=60)
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+
+
+def test_the_gap_bound_counts_steps_through_calls(tmp_path: Path) -> None:
+    ts, heads = _system(load_src(BOUNDED, tmp_path))
+    gap = kinduction.gap_bound(ts, heads)
+    # loop head -> the call -> assert's entry -> its exit -> the return site -> loop head, at least
+    assert gap is not None and 5 <= gap <= 20
+
+
+def test_recursion_is_left_to_other_engines(tmp_path: Path) -> None:
+    code = HEAD + "int f(int n) { return n <= 0 ? 0 : 1 + f(n - 1); }\n" \
+        "int main() { int n = __VERIFIER_nondet_int(); while (n > 0) n--; __VERIFIER_assert(f(n) == 0); return 0; }\n"
+    out = kinduction.solve(load_src(code, tmp_path), 10.0)
+    assert out.status == "unknown" and "recursive" in out.reason
+
+
+def test_the_portfolio_turns_to_k_induction_when_spacer_fails(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(horn, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out"))
+    r = verify_src(LOCKS, tmp_path, timeout=60, config="value+predicate")
+    assert r.verdict == "TRUE"
+    if r.statistics.decided_by != "cegar":  # CEGAR's 0.2 s probe may settle it first
+        assert r.statistics.decided_by == "k-induction" and r.statistics.induction_k == 1
+
+
+@needs_svcomp
+def test_svcomp_locks_task_through_k_induction_alone() -> None:
+    from cbam.engine.cfa.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+
+    program = load_program(str(SVCOMP / "c" / "locks" / "test_locks_5.c"), options=PreprocessOptions(data_model="ILP32"))
+    out = kinduction.solve(program, 30.0)
+    assert out.status == "safe"
