@@ -94,24 +94,17 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 retry = retry or again
     out = cegar(False, None)
     if retry and not out.confirmed and undecided(out, opts, 0):
-        # CEGAR gave up early (no progress, say): on a recursion CPArec gets a third of what is
+        # CEGAR gave up early (no progress, say): CPArec or k-induction gets a third of what is
         # left, then Spacer, which ran out of time before, half of the rest; path exploration
         # what remains.
         remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
-        if (remaining is None or remaining >= 3 * MIN_SECONDS) and not horn.recursive(program):
-            # k-induction again, deeper: Houdini's invariants and longer unwindings take time.
-            proved, timed_out = _prove_kinduction(program, opts, stats,
-                                                  RETRY_SECONDS if remaining is None else remaining / 3)
-            if proved is not None:
-                return proved
-            tried.append(timed_out)
-            remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
-        if (remaining is None or remaining >= 3 * MIN_SECONDS) and horn.recursive(program):
-            # CPArec first on a recursion: summaries from bounded unwinding, where Spacer's
-            # direct ones ran out of time (Addition01: 9 s alone, where Spacer gives up after 26).
-            proved, timed_out = _prove_cparec(program, opts, stats,
-                                              RETRY_SECONDS if remaining is None else remaining / 3)
+        if remaining is None or remaining >= 3 * MIN_SECONDS:
+            # On a recursion CPArec: summaries from bounded unwinding, where Spacer's direct
+            # ones ran out of time (Addition01: 9 s alone, where Spacer gives up after 26).
+            # Otherwise k-induction again, deeper: Houdini's invariants and longer unwindings.
+            second = _prove_cparec if horn.recursive(program) else _prove_kinduction
+            proved, timed_out = second(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 3)
             if proved is not None:
                 return proved
             tried.append(timed_out)
