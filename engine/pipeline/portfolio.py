@@ -12,7 +12,7 @@
    run. A probe that does not finish leaves nothing but the block results it completed.
    On a program without recursion, **k-induction** (analysis/kinduction.py) follows, with
    the same share (at most ``KIND_SECONDS``): bit-vector BMC and induction over the same
-   clauses, anchored at loop heads, strengthened with Houdini invariants. It proves loops
+   clauses, anchored at loop heads (Houdini invariants only in the retry below). It proves loops
    whose body re-establishes the property whatever state it starts in (the lock patterns),
    where Spacer's integer invariants do not carry over to machine integers.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
@@ -88,7 +88,7 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 return proved
             if not horn.recursive(program):
                 seconds = KIND_SECONDS if opts.timeout is None else min(KIND_SECONDS, HORN_SHARE * opts.timeout)
-                proved, again = _prove_kinduction(program, opts, stats, seconds)
+                proved, again = _prove_kinduction(program, opts, stats, seconds, strengthen=False)
                 if proved is not None:
                     return proved
                 retry = retry or again
@@ -146,11 +146,12 @@ def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
     return _proved(stats, "cparec", out.summaries), False
 
 
-def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics,
-                      seconds: float) -> tuple[Search | None, bool]:
+def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
+                      strengthen: bool = True) -> tuple[Search | None, bool]:
     """k-induction's proof as a finished search (None: none; a base case that reaches an error
-    is left to the engines that confirm paths), and whether more time might give one."""
-    out = kinduction.solve(program, seconds, _cancel(opts))
+    is left to the engines that confirm paths), and whether more time might give one. Its
+    first, short try goes without Houdini's invariants, which cost more than it has."""
+    out = kinduction.solve(program, seconds, _cancel(opts), strengthen=strengthen)
     if out.status != "safe":
         return None, out.timed_out
     stats.induction_k = out.k
