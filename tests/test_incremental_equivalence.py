@@ -144,3 +144,56 @@ def test_generated_programs_compile():
             r = subprocess.run(["gcc", "-c", "-w", "-o", os.devnull, str(f)], capture_output=True, text=True)
             assert r.returncode == 0, r.stderr + prog.render()
     check()
+
+
+HINTED_PHASE_SOURCE = """extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "p.c", 3, "reach_error"); }
+void __VERIFIER_assert(int cond) { if (!cond) { reach_error(); abort(); } }
+unsigned int f0(unsigned int x) {
+  unsigned int y = x;
+  if (y <= BOUND) return x + 3;
+  return f0(y - 1) + -2;
+}
+int top(int n) {
+  if (n > 4) n = 4;
+  if (n < 0) n = 0;
+  unsigned char acc = 0;
+  acc = acc + f0(n);
+  acc = acc + f0(1);
+  acc = acc + f0(n);
+  __VERIFIER_assert(acc != 9);
+  if (acc > 6) reach_error();
+  return 0;
+}
+"""
+
+
+def test_violations_of_a_hinted_phase_that_does_not_end_the_search_count_as_hinted(tmp_path):
+    """bench/differential.py --seed 5068 (value, editor mode). The first run stores the precision
+    it learned ({f0: x, y}); after the edit the run tries it first, as a hint. That phase
+    confirms the reach_error() in top, gives up on the one in __VERIFIER_assert, and the search
+    goes on to the configuration's own phases with the violation excluded. A run without the
+    cache finds the same violation (same location, same input n = 0) under full precision,
+    which collapses the call f0(1) into a summary step, where the hint's precision (f0's result
+    untracked) shows its body. The violation the hint decided is part of the answer, so the
+    result must say that a hint was used: it used to say not (a hinted phase counted only when
+    it ended the search), and the self-check held the two paths to memoization's rule."""
+    store = CacheStore(tmp_path / "cache")
+    work, scratch = tmp_path / "p.c", tmp_path / "scratch" / "p.c"
+    try:
+        run(HINTED_PHASE_SOURCE.replace("BOUND", "2"), work, store, "value", "editor", "top")
+        src = HINTED_PHASE_SOURCE.replace("BOUND", "4")
+        inc = _normalised(run(src, work, store, "value", "editor", "top"), work)
+        fresh = _normalised(run(src, scratch, None, "value", "editor", "top"), scratch)
+    finally:
+        store.close()
+    assert inc["verdict"] == fresh["verdict"] == "FALSE"
+    # The same violations, with the same inputs: only how the call f0(1) is shown may differ.
+    assert sorted(selfcheck.violation_identity(v) for v in inc["violations"]) == \
+        sorted(selfcheck.violation_identity(v) for v in fresh["violations"])
+    assert [[(i["source"], i["value"]) for i in v["inputs"]] for v in inc["violations"]] == \
+        [[(i["source"], i["value"]) for i in v["inputs"]] for v in fresh["violations"]]
+    assert inc["statistics"]["precision_reused"], "the hinted phase's violation is in the answer"
+    problem = selfcheck.compare(inc, fresh, True)
+    assert problem is None, str(selfcheck.failure(problem, inc, fresh))

@@ -134,6 +134,7 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
             accumulate(stats, bam, budget, 0)
             found_here = getattr(exc, "confirmed", [])
             out.confirmed.extend(found_here)
+            stats.precision_reused |= phase.reused and bool(found_here)  # see below
             excluded |= {id(c.path.error_node): c.path.error_node for c in found_here}
             continue
         except MemoryError:
@@ -146,6 +147,14 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
             return out
         accumulate(stats, bam, budget, outcome.refinements)
         out.confirmed.extend(outcome.confirmed)
+        # Violations a phase that started from a hint confirmed are part of the answer even when
+        # the search goes on after it (locations it gave up on beside them): the hint decided
+        # them, with the path that precision met (a call it tracks no result of is shown step by
+        # step, where another precision collapses it into a summary step), and the phases after
+        # it search with them excluded. The result must say so, as for a phase that ran out of
+        # its time (above): what the self-check then asks of it is a hint's rule (never a
+        # contradiction, the same failing checks), not memoization's (the same paths).
+        stats.precision_reused |= phase.reused and bool(outcome.confirmed)
         # Only confirmed violations: an error location the phase gave up on stays a target for the next.
         excluded |= {id(c.path.error_node): c.path.error_node for c in outcome.confirmed}
         undecided_left = bool(outcome.undecided) and len(out.confirmed) < budget_violations
