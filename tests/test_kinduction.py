@@ -95,9 +95,9 @@ def test_houdini_invariants_strengthen_the_step(tmp_path: Path) -> None:
     assert "i <= 10" in out.summaries["main"]
     # Without the invariants, no k suffices: from i == 11 at the loop head the error follows.
     ts, heads = _system(program)
-    gap = kinduction.gap_bound(ts, heads)
-    assert gap is not None
-    status, _, k, _ = kinduction._induct(ts, heads, gap, {}, time.monotonic() + 30, lambda: False, 8)
+    bound = kinduction.gap_bound(ts, heads)
+    assert bound is not None
+    status, _, k, _ = kinduction._induct(ts, heads, *bound, {}, time.monotonic() + 30, lambda: False, 8)
     assert status == "unknown" and k == 8
 
 
@@ -131,9 +131,13 @@ def test_a_violation_is_never_proved(code: str, tmp_path: Path) -> None:
 
 def test_the_gap_bound_counts_steps_through_calls(tmp_path: Path) -> None:
     ts, heads = _system(load_src(BOUNDED, tmp_path))
-    gap = kinduction.gap_bound(ts, heads)
-    # loop head -> the call -> assert's entry -> its exit -> the return site -> loop head, at least
-    assert gap is not None and 5 <= gap <= 20
+    bound = kinduction.gap_bound(ts, heads)
+    assert bound is not None
+    gap, lead = bound
+    # The loop's exit -> the call -> assert's entry -> its error or exit -> the return site ...
+    assert 4 <= gap <= 20
+    # ... and from the start: into main, to the loop head.
+    assert 1 <= lead <= gap
 
 
 def test_recursion_is_left_to_other_engines(tmp_path: Path) -> None:

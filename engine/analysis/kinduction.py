@@ -8,15 +8,24 @@ function then has at most one activation at a time, so its frame can stay in the
 it calls others. A step is one clause: a path segment between two cut points, a call into a
 callee's entry, or a return from its exit back to the call's return site.
 
-- **Base case (BMC):** no error state among the states reachable from the start in fewer than
-  ``k`` steps, with merged paths (a step is the disjunction of every clause).
-- **Step case:** any ``k`` consecutive error-free states, each satisfying the invariants, lead
-  to an error-free state. Together: no reachable state is an error. The error locations are the
-  program's own (``ERROR`` clauses), so a TRUE is a proof for machine integers.
-- **Invariants:** the step case starts from an arbitrary state, so it is strengthened with
-  facts about every cut point, found Houdini-style: candidate bounds and equalities over each
-  frame variable (``v == c``, ``v >= c``, ``v <= c`` for the constants of the program, and
-  ``v == old(v)``) that every clause preserves, with bit-vectors, in one fixpoint from the start
+An error state stays an error state (a step may keep it), so a check at one depth covers every
+shorter path. Steps merge paths: a step is the disjunction of the clauses that can fire from
+the cut points reachable at that depth.
+
+- **Step case, anchored at loop heads:** from any state at a loop head, with the invariants
+  holding throughout, ``k`` error-free states are not followed by an error within ``gap``
+  further steps. Started anywhere, the step case would fail on the commonest loop: a lock set
+  and checked under the same condition in one iteration is no invariant of the joins inside
+  the body, where an arbitrary state has the condition and not the lock.
+- **Base case (BMC):** no error within ``k + lead`` steps from the start.
+- **Why that suffices** (``gap_bound``): ``gap`` bounds the steps a path takes without standing
+  at a loop head, ``lead`` those from the start to the first loop head. An error path of length
+  ``m >= k + lead`` then stands at a loop head at some position ``p`` with ``m - p`` in
+  ``[k, k + gap]``: the step case refutes it. A shorter one the base case refutes. The error
+  locations are the program's own (``ERROR`` clauses), so a TRUE is a proof for machine
+  integers.
+- **Invariants:** facts found Houdini-style, candidate bounds of each variable by the program's
+  constants that the start establishes and every clause preserves, with bit-vectors
   (``houdini``). They hold in every reachable state, so assuming them is sound.
 
 A base case that finds an error state is only a candidate (the clauses over-approximate what
@@ -293,12 +302,13 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         texts = exit_facts(program, invariants) if status == "safe" else {}
         return KInductionOutcome(status, reason, k, time.monotonic() - t0, timed_out, inv, texts)
 
-    gap = gap_bound(ts, heads)
-    if gap is None or gap > MAX_GAP:
+    bound = gap_bound(ts, heads)
+    if bound is None or bound[0] > MAX_GAP:
         return out("unknown", f"paths between loop heads are longer than {MAX_GAP} steps", 0)
+    gap, lead = bound
     # First without invariants, which is often enough and cheap; then with Houdini's.
     first = t0 + (FIRST_SHARE * timeout_s if strengthen else timeout_s)
-    status, reason, k, timed_out = _induct(ts, heads, gap, {}, first, cancelled, max_k)
+    status, reason, k, timed_out = _induct(ts, heads, gap, lead, {}, first, cancelled, max_k)
     if status in ("safe", "reachable") or cancelled() or not strengthen:
         return out(status, reason, k, timed_out)
     found = houdini(ts, t0 + HOUDINI_SHARE * timeout_s, cancelled)
@@ -306,11 +316,11 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         return out(status, reason, k, timed_out)
     invariants = found
     count = sum(len(v) for v in invariants.values())
-    status, reason, k, timed_out = _induct(ts, heads, gap, invariants, deadline, cancelled, max_k)
+    status, reason, k, timed_out = _induct(ts, heads, gap, lead, invariants, deadline, cancelled, max_k)
     return out(status, reason, k, timed_out, count)
 
 
-def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, invariants: dict[InvKey, list[Candidate]],
+def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invariants: dict[InvKey, list[Candidate]],
             deadline: float, cancelled: Callable[[], bool], max_k: int) -> tuple[str, str, int, bool]:
     """k-induction for growing k, the step case strengthened with ``invariants``: (status,
     reason, k, whether it ran out of time)."""
@@ -353,9 +363,9 @@ def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, invariants: dict
             return out("unknown", f"the induction step timed out at k = {k}", k, True)
         if r == z3.sat and k & (k - 1):
             continue  # the base case is looked at when the step holds, and at powers of two (for violations)
-        # Base case: no error within k + 2 * gap steps from the start (errors stay errors).
+        # Base case: no error within k + lead steps from the start (errors stay errors).
         proved = r == z3.unsat
-        while depth < k + 2 * gap:
+        while depth < k + lead:
             if left_ms() <= 0:
                 return out("unknown", f"k-induction ran out of time at k = {k}", k, True)
             base.add(ts.step(depth, base_pcs))
@@ -385,8 +395,9 @@ def _loop_heads(program: Program, keys: set[RelKey]) -> set[RelKey]:
             if n.loop_head and horn.key(n) in keys}
 
 
-def gap_bound(ts: TransitionSystem, heads: set[RelKey]) -> int | None:
-    """The most steps a path takes without standing at a loop head (None: more than
+def gap_bound(ts: TransitionSystem, heads: set[RelKey]) -> tuple[int, int] | None:
+    """The most steps a path takes without standing at a loop head, and the most it takes from
+    the start to the first loop head it meets (or to its end without one) (None: more than
     ``MAX_INSTANCES`` cut points once the calls are inlined, or a cycle without a loop head,
     which the CFA's loop heads rule out). Without recursion the calls inline into a finite
     graph of (call stack, cut point) pairs, the states' skeleton; every cycle in it passes a
@@ -457,7 +468,17 @@ def gap_bound(ts: TransitionSystem, heads: set[RelKey]) -> int | None:
             if longest.get(m, -1) < here + 1:
                 longest[m] = here + 1
                 best = max(best, here + 1)
-    return best
+    # The same from the start alone, up to the first loop head.
+    lead: dict[Node, int] = {((), k): 0 for k in starts}
+    first = 0
+    for n in reversed(order):
+        if n not in lead or (n[1] in heads and lead[n] > 0):
+            continue
+        for m in succ.get(n, []):
+            if lead.get(m, -1) < lead[n] + 1:
+                lead[m] = lead[n] + 1
+                first = max(first, lead[m])
+    return best, first
 
 
 # ---- invariants --------------------------------------------------------------------------------
