@@ -163,3 +163,19 @@ def test_svcomp_locks_task_through_k_induction_alone() -> None:
     program = load_program(str(SVCOMP / "c" / "locks" / "test_locks_5.c"), options=PreprocessOptions(data_model="ILP32"))
     out = kinduction.solve(program, 30.0)
     assert out.status == "safe"
+
+
+def test_a_nonlinear_loop_body_does_not_carry_it_past_its_limit() -> None:
+    """The first push() of a bit-vector solver internalised a multiplying loop body outside any
+    check's time limit: 37 s under a 5 s limit. Checks under assumptions can be interrupted."""
+    from cbam.engine.cfa.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+
+    from .conftest import ROOT
+
+    task = ROOT / "bench" / "loops" / "c" / "nla-digbench-scaling" / "dijkstra-u_valuebound10.c"
+    program = load_program(str(task), options=PreprocessOptions(data_model="ILP32"))
+    t0 = time.monotonic()
+    out = kinduction.solve(program, 3.0)
+    assert out.status != "safe" or out.k > 0
+    assert time.monotonic() - t0 < 3.0 + 2.0  # the limit, and the 2 s slack issue 18 allows

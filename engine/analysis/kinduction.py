@@ -355,10 +355,7 @@ def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invar
         if None not in step_pcs:
             r = z3.unsat  # no error location within reach
         else:
-            step.push()
-            step.add(ts.error(ts.state(k + gap)))
-            r = check_within(step, left_ms())
-            step.pop()
+            r = _check_error(step, ts.error(ts.state(k + gap)), left_ms())
         if r not in (z3.sat, z3.unsat):
             return out("unknown", f"the induction step timed out at k = {k}", k, True)
         if r == z3.sat and k & (k - 1):
@@ -374,10 +371,7 @@ def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invar
         if None not in base_pcs:
             r = z3.unsat
         else:
-            base.push()
-            base.add(ts.error(ts.state(depth)))
-            r = check_within(base, left_ms())
-            base.pop()
+            r = _check_error(base, ts.error(ts.state(depth)), left_ms())
         if r == z3.sat:
             return out("reachable", f"bounded model checking reaches an error location within {depth} steps "
                        "(over the clauses, which leave memory and floats arbitrary)", k)
@@ -388,6 +382,15 @@ def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invar
     return out("unknown", f"not {max_k}-inductive", max_k)
 
 
+
+
+def _check_error(solver: z3.Solver, error: z3.BoolRef, ms: int) -> z3.CheckSatResult:
+    """Whether ``error`` can hold, as an assumption: the first push() of a bit-vector solver
+    internalises everything asserted so far, outside any check's time limit (30 s on a
+    nonlinear loop body), where a check under assumptions can be interrupted."""
+    flag = z3.FreshBool("error")
+    solver.add(z3.Implies(flag, error))
+    return check_within(solver, ms, flag)
 
 
 def _loop_heads(program: Program, keys: set[RelKey]) -> set[RelKey]:
@@ -562,7 +565,6 @@ def houdini(ts: TransitionSystem, deadline: float,
     current set and drop what a model refutes, until nothing changes."""
     inv = candidates(ts)
     s = ts.state(0)
-    solver = z3.SolverFor("QF_BV")
     changed = True
     while changed:
         changed = False
@@ -584,23 +586,20 @@ def houdini(ts: TransitionSystem, deadline: float,
                 todo = inv[key]
                 if not todo:
                     continue
-                solver.push()
+                # A solver per clause, each weakening tried under an assumption (see _check_error).
+                solver = z3.SolverFor("QF_BV")
                 solver.add(*guard, *pre)
                 while todo:
-                    solver.push()
-                    solver.add(z3.Not(z3.And(*[atom(x, s, post) for x in todo])))
-                    r = check_within(solver, min(STEP_MS, int((deadline - time.monotonic()) * 1000)))
+                    r = _check_error(solver, z3.Not(z3.And(*[atom(x, s, post) for x in todo])),
+                                     min(STEP_MS, int((deadline - time.monotonic()) * 1000)))
                     if r == z3.unsat:
-                        solver.pop()
                         break
                     if r != z3.sat:
                         return None
                     m = solver.model()
                     todo = [x for x in todo if z3.is_true(m.eval(atom(x, s, post), model_completion=True))]
-                    solver.pop()
                     changed = True
                 inv[key] = todo
-                solver.pop()
     return inv
 
 

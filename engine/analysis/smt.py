@@ -112,15 +112,15 @@ class _Watchdog:
 _watchdog = _Watchdog()
 
 
-def check_within(solver: z3.Solver, timeout_ms: int) -> z3.CheckSatResult:
-    """``solver.check()`` that returns by its time limit: z3 honours "timeout" only between
-    steps, and preprocessing a large array formula can take far longer; so the watchdog
+def check_within(solver: z3.Solver, timeout_ms: int, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+    """``solver.check(*assumptions)`` that returns by its time limit: z3 honours "timeout" only
+    between steps, and preprocessing a large array formula can take far longer; so the watchdog
     interrupts the context as well (an interrupted check answers unknown)."""
     ms = solver_timeout(timeout_ms)
     solver.set("timeout", ms)
     token = _watchdog.arm(solver.ctx, time.monotonic() + ms / 1000 + 0.05)
     try:
-        return solver.check()
+        return solver.check(*assumptions)
     finally:
         _watchdog.disarm(token)
 
