@@ -1,0 +1,188 @@
+"""k-induction with machine integers over the program's Horn clauses (issue 20, item 2).
+
+The clauses of analysis/horn.py, encoded with bit-vectors (C's semantics: wrap-around, undefined
+behaviour as an arbitrary value, memory and floats arbitrary), become one transition system. A
+state is the cut point the program stands at (``pc``), one frame per function, and per called
+function the call it will return to. That is exact for a program without recursion: each
+function then has at most one activation at a time, so its frame can stay in the state while
+it calls others. A step is one clause: a path segment between two cut points, a call into a
+callee's entry, or a return from its exit back to the call's return site.
+
+An error state stays an error state (a step may keep it), so a check at one depth covers every
+shorter path. Steps merge paths: a step is the disjunction of the clauses that can fire from
+the cut points reachable at that depth.
+
+- **Step case, anchored at loop heads:** from any state at a loop head, with the invariants
+  holding throughout, ``k`` error-free states are not followed by an error within ``gap``
+  further steps. Started anywhere, the step case would fail on the commonest loop: a lock set
+  and checked under the same condition in one iteration is no invariant of the joins inside
+  the body, where an arbitrary state has the condition and not the lock.
+- **Base case (BMC):** no error within ``k + lead`` steps from the start.
+- **Why that suffices** (``gap_bound``): ``gap`` bounds the steps a path takes without standing
+  at a loop head, ``lead`` those from the start to the first loop head. An error path of length
+  ``m >= k + lead`` then stands at a loop head at some position ``p`` with ``m - p`` in
+  ``[k, k + gap]``: the step case refutes it. A shorter one the base case refutes. The error
+  locations are the program's own (``ERROR`` clauses), so a TRUE is a proof for machine
+  integers.
+- **Invariants:** facts found Houdini-style, candidate bounds of each variable by the program's
+  constants that the start establishes and every clause preserves, with bit-vectors
+  (``houdini``). They hold in every reachable state, so assuming them is sound.
+
+A base case that finds an error state is only a candidate (the clauses over-approximate what
+they do not model); the answer is then "reachable" and other engines, which confirm paths with
+inputs and a harness, decide.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import z3
+
+from ...cfa.cfa import Program
+from .. import horn
+from ..horn import RelKey
+from .invariants import Candidate, InvKey, exit_facts, holds, houdini
+from .system import STEP_MS, TransitionSystem, check_error, gap_bound
+
+__all__ = ["KInductionOutcome", "TransitionSystem", "applies", "gap_bound", "houdini", "solve"]
+
+MAX_K = 64  # error-free states assumed in the step case; deeper than this, other engines do better
+MAX_GAP = 120  # steps between loop heads: a program with longer paths is left to other engines
+FIRST_SHARE = 0.5  # of the engine's time, for k-induction without invariants
+HOUDINI_SHARE = 0.75  # ... until this share, for finding invariants; the rest for k-induction with them
+
+
+@dataclass
+class KInductionOutcome:
+    status: str  # "safe" | "reachable" (a candidate error state within k steps) | "unknown"
+    reason: str = ""
+    k: int = 0  # the k of the proof, or how far the search got
+    seconds: float = 0.0
+    timed_out: bool = False  # more time might decide it
+    invariants: int = 0  # Houdini invariants that strengthened the step case
+    summaries: dict[str, str] = field(default_factory=dict)  # function -> the invariants at its exit, in C
+
+
+def applies(program: Program) -> str:
+    why = horn.applies(program)
+    if why:
+        return why
+    if horn.recursive(program):
+        return "the program is recursive (a function's frame would be overwritten by its own call)"
+    return ""
+
+
+def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False,
+          max_k: int = MAX_K, strengthen: bool = True) -> KInductionOutcome:
+    """``strengthen``: look for Houdini invariants when k-induction alone does not succeed in
+    its share of the time (False: k-induction alone, with all of it)."""
+    t0 = time.monotonic()
+    deadline = t0 + timeout_s
+    why = applies(program)
+    if why:
+        return KInductionOutcome("unknown", why)
+    enc = horn.Encoder(program, "bv")
+    try:
+        clauses = enc.clauses(deadline)
+    except (TypeError, KeyError) as exc:
+        return KInductionOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
+    except horn.EncodingTimeout as exc:
+        return KInductionOutcome("unknown", str(exc), seconds=time.monotonic() - t0, timed_out=True)
+    ts = TransitionSystem(clauses, {f.name: enc.frame(f) for f in program.all_functions()}, enc.globals)
+    heads = _loop_heads(program, set(ts.pc_of))
+
+    invariants: dict[InvKey, list[Candidate]] = {}
+
+    def out(status: str, reason: str, k: int, timed_out: bool = False, inv: int = 0) -> KInductionOutcome:
+        texts = exit_facts(program, invariants) if status == "safe" else {}
+        return KInductionOutcome(status, reason, k, time.monotonic() - t0, timed_out, inv, texts)
+
+    bound = gap_bound(ts, heads)
+    if bound is None or bound[0] > MAX_GAP:
+        return out("unknown", f"paths between loop heads are longer than {MAX_GAP} steps", 0)
+    gap, lead = bound
+    # First without invariants, which is often enough and cheap; then with Houdini's.
+    first = t0 + (FIRST_SHARE * timeout_s if strengthen else timeout_s)
+    status, reason, k, timed_out = _induct(ts, heads, gap, lead, {}, first, cancelled, max_k)
+    if status in ("safe", "reachable") or cancelled() or not strengthen:
+        return out(status, reason, k, timed_out)
+    found = houdini(ts, t0 + HOUDINI_SHARE * timeout_s, cancelled)
+    if not found or not any(found.values()):
+        return out(status, reason, k, timed_out)
+    invariants = found
+    count = sum(len(v) for v in invariants.values())
+    status, reason, k, timed_out = _induct(ts, heads, gap, lead, invariants, deadline, cancelled, max_k)
+    return out(status, reason, k, timed_out, count)
+
+
+def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invariants: dict[InvKey, list[Candidate]],
+            deadline: float, cancelled: Callable[[], bool], max_k: int) -> tuple[str, str, int, bool]:
+    """k-induction for growing k, the step case strengthened with ``invariants``: (status,
+    reason, k, whether it ran out of time)."""
+
+    def left_ms() -> int:
+        return min(STEP_MS, int((deadline - time.monotonic()) * 1000))
+
+    def out(status: str, reason: str, k: int, timed_out: bool = False) -> tuple[str, str, int, bool]:
+        return status, reason, k, timed_out
+
+    base = z3.SolverFor("QF_BV")
+    base.add(ts.init())
+    depth = 0  # of the base case's unwinding
+    base_pcs: set[RelKey | None] = {t.clause.head for t in ts.templates if not t.clause.body}
+    step_pcs: set[RelKey | None] = set(heads)
+    step = z3.SolverFor("QF_BV")
+    s0 = ts.state(0)
+    step.add(z3.Or(*[ts.at(s0, h) for h in heads]) if heads else z3.BoolVal(False))
+    chain = 0  # transitions in the step solver
+    for k in range(1, max_k + 1):
+        if cancelled():
+            return out("unknown", "cancelled", k - 1)
+        # Step case: from a loop head (invariants holding throughout), k error-free states
+        # cannot be followed by an error within ``gap`` further steps.
+        while chain < k + gap:
+            if left_ms() <= 0:
+                return out("unknown", f"k-induction ran out of time at k = {k}", k - 1, True)
+            step.add(*holds(ts, ts.state(chain), invariants), ts.step(chain, step_pcs))
+            step_pcs = ts.successors(step_pcs)
+            chain += 1
+        step.add(z3.Not(ts.error(ts.state(k - 1))))
+        if None not in step_pcs:
+            r = z3.unsat  # no error location within reach
+        else:
+            r = check_error(step, ts.error(ts.state(k + gap)), left_ms())
+        if r not in (z3.sat, z3.unsat):
+            return out("unknown", f"the induction step timed out at k = {k}", k, True)
+        if r == z3.sat and k & (k - 1):
+            continue  # the base case is looked at when the step holds, and at powers of two (for violations)
+        # Base case: no error within k + lead steps from the start (errors stay errors).
+        proved = r == z3.unsat
+        while depth < k + lead:
+            if left_ms() <= 0:
+                return out("unknown", f"k-induction ran out of time at k = {k}", k, True)
+            base.add(ts.step(depth, base_pcs))
+            base_pcs = ts.successors(base_pcs)
+            depth += 1
+        if None not in base_pcs:
+            r = z3.unsat
+        else:
+            r = check_error(base, ts.error(ts.state(depth)), left_ms())
+        if r == z3.sat:
+            return out("reachable", f"bounded model checking reaches an error location within {depth} steps "
+                       "(over the clauses, which leave memory and floats arbitrary)", k)
+        if r != z3.unsat:
+            return out("unknown", f"bounded model checking timed out at depth {depth}", k, True)
+        if proved:
+            return out("safe", "", k)
+    return out("unknown", f"not {max_k}-inductive", max_k)
+
+
+
+
+def _loop_heads(program: Program, keys: set[RelKey]) -> set[RelKey]:
+    return {horn.key(n) for f in program.all_functions() for n in f.nodes
+            if n.loop_head and horn.key(n) in keys}
+
