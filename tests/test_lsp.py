@@ -250,6 +250,26 @@ async def test_hover_of_a_program_cparec_proved(client: LanguageClient, tmp_path
     assert "**mc91**" in text and "CPArec" in text and "unwound" in text and "\\result" in text, text
 
 
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "shared" / "svcomp").is_dir(),
+                    reason="../shared/svcomp is not there")
+async def test_hover_of_a_program_k_induction_proved(client: LanguageClient, tmp_path):
+    """A lock pattern neither CEGAR's probe nor Spacer settles: k-induction proves it, and the
+    hover says so, with the invariants it used (none are needed here: "true")."""
+    from .conftest import SVCOMP
+
+    source = (SVCOMP / "c" / "locks" / "test_locks_9.c").read_text()
+    await start(client, tmp_path, settings={"timeout": 60})
+    uri = open_doc(client, tmp_path / "locks.c", source)
+    pub = await wait_diags(client, uri, timeout=90)
+    assert not pub.diagnostics
+    line = next(i for i, text in enumerate(source.splitlines()) if text.startswith("int main"))
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                   lsp.Position(line, 5)))
+    text = hover.contents.value
+    assert "**main**" in text and "k-induction" in text and "k = 1" in text, text
+    assert "No summary yet" not in text
+
+
 async def test_new_save_cancels_running_analysis(client: LanguageClient, tmp_path):
     await start(client, tmp_path, settings={"timeout": 120})
     path = tmp_path / "slow.c"
