@@ -97,7 +97,7 @@ def test_houdini_invariants_strengthen_the_step(tmp_path: Path) -> None:
     ts, heads = _system(program)
     bound = kinduction.gap_bound(ts, heads)
     assert bound is not None
-    status, _, k, _ = kinduction._induct(ts, heads, *bound, {}, time.monotonic() + 30, lambda: False, 8)
+    status, _, k, _, _ = kinduction._induct(ts, heads, *bound, {}, time.monotonic() + 30, lambda: False, 8)
     assert status == "unknown" and k == 8
 
 
@@ -122,7 +122,10 @@ def test_houdini_keeps_only_what_every_clause_preserves(tmp_path: Path) -> None:
 @pytest.mark.parametrize("code", [FALSE_DEEP, WRAPS], ids=["counter", "wrap-around"])
 def test_a_violation_is_never_proved(code: str, tmp_path: Path) -> None:
     out = kinduction.solve(load_src(code, tmp_path), 30.0)
-    assert out.status == "reachable", out.reason
+    # BMC's counterexample, replayed as a CFA path, holds exactly: with its inputs.
+    assert out.status == "unsafe" and out.confirmed is not None, out.reason
+    assert out.confirmed.feasibility.status == "sat" and out.confirmed.path.steps
+    assert out.confirmed.path.error_node.error is not None
     # The whole portfolio confirms it exactly, with a path and a harness that replays it.
     r = verify_src(code, tmp_path, timeout=60)
     check_error_path(r)
@@ -179,3 +182,22 @@ def test_a_nonlinear_loop_body_does_not_carry_it_past_its_limit() -> None:
     out = kinduction.solve(program, 3.0)
     assert out.status != "safe" or out.k > 0
     assert time.monotonic() - t0 < 3.0 + 2.0  # the limit, and the 2 s slack issue 18 allows
+
+
+def test_bmc_decides_a_violation_and_its_harness_replays(tmp_path: Path, monkeypatch) -> None:
+    """With CEGAR's probe made to find nothing, k-induction's base case is the first engine to
+    reach the error: its merged-path model becomes a CFA path, confirmed and replayed like any
+    other."""
+    from cbam.engine.pipeline import portfolio
+    from cbam.engine.pipeline.search import Search
+
+    def without_probe(program, opts, stats, cegar, *rest):
+        def cegar_later(first_phase_only: bool, limit):
+            return Search(stats=stats, precision={}) if first_phase_only else cegar(first_phase_only, limit)
+        return portfolio._portfolio(program, opts, stats, cegar_later, *rest)
+
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", without_probe)
+    r = verify_src(WRAPS, tmp_path, timeout=60, config="value+predicate")
+    check_error_path(r)
+    assert r.statistics.decided_by == "bmc" and r.statistics.induction_k >= 1
+    assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)

@@ -64,6 +64,9 @@ class Clause:
     # second relation, ``returning``). CPArec unwinds the calls (analysis/cparec.py).
     callee: str = ""
     returning: bool = False
+    # The CFA edges the clause stands for, in order (a call's clauses: up to the call edge), so
+    # that a derivation can be replayed as a path (analysis/kinduction: BMC's counterexamples).
+    edges: list = field(default_factory=list)
 
 
 @dataclass
@@ -256,10 +259,10 @@ class Encoder:
         x = self._fresh_frame(f)
         body = [(key(u), [x[v] for v in frame])]
         out: list[Clause] = []
-        todo: list[tuple[CFANode, SegmentEncoder]] = [(u, self.encoder(th, x.__getitem__))]
+        todo: list[tuple[CFANode, SegmentEncoder, list]] = [(u, self.encoder(th, x.__getitem__), [])]
         steps = 0
         while todo:
-            n, enc = todo.pop()
+            n, enc, path = todo.pop()
             steps += 1
             if steps > MAX_SEGMENT_STEPS:
                 raise TypeError(f"a path segment in {f.name} is too long")
@@ -267,14 +270,17 @@ class Encoder:
             for i, e in enumerate(live):
                 here = enc if i == len(live) - 1 else _copy(enc)
                 if isinstance(e, CallEdge):
-                    out.extend(self._call(f, e, here, body, x))
+                    calls = self._call(f, e, here, body, x)
+                    for c in calls:
+                        c.edges = [*path, e]
+                    out.extend(calls)
                     continue
                 here.edge(e, lambda: self.globals)
                 if self.cut(f, e.succ):
                     out.append(Clause(key(e.succ), [here.read(v) for v in frame], body,
-                                      list(here.constraints) + self._ranges(x)))
+                                      list(here.constraints) + self._ranges(x), edges=[*path, e]))
                 else:
-                    todo.append((e.succ, here))
+                    todo.append((e.succ, here, [*path, e]))
         return out
 
     def _call(self, f: FunctionCFA, e: CallEdge, enc: SegmentEncoder, body: list, x: dict) -> list[Clause]:

@@ -14,7 +14,9 @@
    the same share (at most ``KIND_SECONDS``): bit-vector BMC and induction over the same
    clauses, anchored at loop heads (Houdini invariants only in the retry below). It proves loops
    whose body re-establishes the property whatever state it starts in (the lock patterns),
-   where Spacer's integer invariants do not carry over to machine integers.
+   where Spacer's integer invariants do not carry over to machine integers. A violation its
+   base case (BMC with merged paths) reaches is replayed as a CFA path and confirmed exactly;
+   with one violation asked for, that decides the run.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
    CPArec (analysis/cparec.py) gets a third of the time left, on any other k-induction does,
    then Spacer half of what remains, before path exploration.
@@ -29,7 +31,8 @@
    for an input-dependent number of iterations), with memory, and finds deep violations.
 
 Which engine decided is reported in the result's statistics (``decided_by``: "invariants",
-"k-induction" (with ``induction_k``), "cparec", "cegar", "paths" or "cegar+paths").
+"k-induction" (with ``induction_k``), "bmc" (k-induction's base case found the violation),
+"cparec", "cegar", "paths" or "cegar+paths").
 
 A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
 (analysis/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
@@ -88,7 +91,8 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 return proved
             if not horn.recursive(program):
                 seconds = KIND_SECONDS if opts.timeout is None else min(KIND_SECONDS, HORN_SHARE * opts.timeout)
-                proved, again = _prove_kinduction(program, opts, stats, seconds, strengthen=False)
+                proved, again = _prove_kinduction(program, opts, stats, seconds, strengthen=False,
+                                                  on_confirmed=on_confirmed)
                 if proved is not None:
                     return proved
                 retry = retry or again
@@ -147,11 +151,20 @@ def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
 
 
 def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
-                      strengthen: bool = True) -> tuple[Search | None, bool]:
-    """k-induction's proof as a finished search (None: none; a base case that reaches an error
-    is left to the engines that confirm paths), and whether more time might give one. Its
-    first, short try goes without Houdini's invariants, which cost more than it has."""
+                      strengthen: bool = True,
+                      on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> tuple[Search | None, bool]:
+    """k-induction's answer as a finished search (None: none), and whether more time might give
+    one. Its first, short try goes without Houdini's invariants, which cost more than it has.
+    A violation its base case finds (BMC) is confirmed like any other and decides the run
+    when one violation is asked for; the search for all of them is CEGAR's, which goes on
+    from where it stops (None here)."""
     out = kinduction.solve(program, seconds, _cancel(opts), strengthen=strengthen)
+    if out.status == "unsafe" and out.confirmed is not None and opts.max_violations == 1:
+        stats.decided_by = "bmc"
+        stats.induction_k = out.k
+        if on_confirmed is not None:
+            on_confirmed([out.confirmed])
+        return Search(status="unsafe", stats=stats, precision={}, confirmed=[out.confirmed]), False
     if out.status != "safe":
         return None, out.timed_out
     stats.induction_k = out.k

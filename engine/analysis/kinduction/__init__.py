@@ -43,7 +43,10 @@ import z3
 
 from ...cfa.cfa import Program
 from .. import horn
+from ..cegar import Confirmed
 from ..horn import RelKey
+from ..path import ErrorPath
+from ..smt import check_path
 from .invariants import Candidate, InvKey, exit_facts, holds, houdini
 from .system import STEP_MS, TransitionSystem, check_error, gap_bound
 
@@ -57,13 +60,16 @@ HOUDINI_SHARE = 0.75  # ... until this share, for finding invariants; the rest f
 
 @dataclass
 class KInductionOutcome:
-    status: str  # "safe" | "reachable" (a candidate error state within k steps) | "unknown"
+    # "safe" | "unsafe" (BMC's counterexample, confirmed) | "reachable" (a candidate error state
+    # within k steps that the exact check did not confirm) | "unknown"
+    status: str
     reason: str = ""
     k: int = 0  # the k of the proof, or how far the search got
     seconds: float = 0.0
     timed_out: bool = False  # more time might decide it
     invariants: int = 0  # Houdini invariants that strengthened the step case
     summaries: dict[str, str] = field(default_factory=dict)  # function -> the invariants at its exit, in C
+    confirmed: Confirmed | None = None  # BMC's counterexample, confirmed (status "unsafe")
 
 
 def applies(program: Program) -> str:
@@ -106,7 +112,9 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     gap, lead = bound
     # First without invariants, which is often enough and cheap; then with Houdini's.
     first = t0 + (FIRST_SHARE * timeout_s if strengthen else timeout_s)
-    status, reason, k, timed_out = _induct(ts, heads, gap, lead, {}, first, cancelled, max_k)
+    status, reason, k, timed_out, path = _induct(ts, heads, gap, lead, {}, first, cancelled, max_k, program)
+    if path is not None:
+        return _confirm(program, path, out(status, reason, k), deadline)
     if status in ("safe", "reachable") or cancelled() or not strengthen:
         return out(status, reason, k, timed_out)
     found = houdini(ts, t0 + HOUDINI_SHARE * timeout_s, cancelled)
@@ -114,20 +122,34 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         return out(status, reason, k, timed_out)
     invariants = found
     count = sum(len(v) for v in invariants.values())
-    status, reason, k, timed_out = _induct(ts, heads, gap, lead, invariants, deadline, cancelled, max_k)
+    status, reason, k, timed_out, path = _induct(ts, heads, gap, lead, invariants, deadline, cancelled, max_k, program)
+    if path is not None:
+        return _confirm(program, path, out(status, reason, k), deadline)
     return out(status, reason, k, timed_out, count)
 
 
+def _confirm(program: Program, path: ErrorPath, outcome: KInductionOutcome, deadline: float) -> KInductionOutcome:
+    """BMC's counterexample checked as any error path is, exactly (memory included): "unsafe"
+    with its inputs if it holds, else it stays a candidate ("reachable")."""
+    feas = check_path(program, path, max(1, int((deadline - time.monotonic()) * 1000)))
+    if feas.status == "sat":
+        outcome.status = "unsafe"
+        outcome.confirmed = Confirmed(path, feas)
+    return outcome
+
+
 def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invariants: dict[InvKey, list[Candidate]],
-            deadline: float, cancelled: Callable[[], bool], max_k: int) -> tuple[str, str, int, bool]:
+            deadline: float, cancelled: Callable[[], bool], max_k: int,
+            program: Program | None = None) -> tuple[str, str, int, bool, ErrorPath | None]:
     """k-induction for growing k, the step case strengthened with ``invariants``: (status,
-    reason, k, whether it ran out of time)."""
+    reason, k, whether it ran out of time, the base case's counterexample if it found one)."""
 
     def left_ms() -> int:
         return min(STEP_MS, int((deadline - time.monotonic()) * 1000))
 
-    def out(status: str, reason: str, k: int, timed_out: bool = False) -> tuple[str, str, int, bool]:
-        return status, reason, k, timed_out
+    def out(status: str, reason: str, k: int, timed_out: bool = False,
+            path: ErrorPath | None = None) -> tuple[str, str, int, bool, ErrorPath | None]:
+        return status, reason, k, timed_out, path
 
     base = z3.SolverFor("QF_BV")
     base.add(ts.init())
@@ -172,7 +194,8 @@ def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invar
             r = check_error(base, ts.error(ts.state(depth)), left_ms())
         if r == z3.sat:
             return out("reachable", f"bounded model checking reaches an error location within {depth} steps "
-                       "(over the clauses, which leave memory and floats arbitrary)", k)
+                       "(over the clauses, which leave memory and floats arbitrary)", k,
+                       path=ts.path(base.model(), depth, program) if program is not None else None)
         if r != z3.unsat:
             return out("unknown", f"bounded model checking timed out at depth {depth}", k, True)
         if proved:

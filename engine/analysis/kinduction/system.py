@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import z3
 
-from ..horn import ERROR, Clause, RelKey
+from ...cfa.cfa import Program
+from ..horn import ERROR, Clause, RelKey, key
+from ..path import ErrorPath, Step
 from ..predicate.formula import old
 from ..predicate.refiner import uninterpreted_consts
 from ..smt import check_within
@@ -157,11 +159,37 @@ class TransitionSystem:
                 out.add(None if c.head == ERROR else c.head)
         return out
 
+    def selector(self, i: int) -> z3.BitVecRef:
+        """Which clause step ``i`` takes (-1: an error state kept)."""
+        return z3.BitVec(f"sel@{i}", PC_BITS)
+
+    def path(self, model: z3.ModelRef, depth: int, program: Program) -> ErrorPath | None:
+        """The CFA path of a derivation of the error within ``depth`` steps in ``model``, as
+        the counterexample check reads paths (None: it ends elsewhere)."""
+        nodes = {key(n): n for f in program.all_functions() for n in (f.entry, *f.nodes)}
+        steps: list[Step] = []
+        for i in range(depth):
+            chosen = model.eval(self.selector(i), model_completion=True).as_long()
+            if chosen >= len(self.clauses):
+                break
+            c = self.clauses[chosen]
+            if c.head == ERROR:
+                node = nodes[c.body[0][0]]
+                return ErrorPath(steps, node.error, node) if node.error is not None else None
+            if c.returning:
+                steps.append(Step("return", c.edges[-1]))
+            elif c.callee:
+                steps += [Step("op", e) for e in c.edges[:-1]]
+                steps.append(Step("call", c.edges[-1], _callee_entry=program.functions[c.callee].entry))
+            else:
+                steps += [Step("op", e) for e in c.edges]
+        return None
+
     def step(self, i: int, pcs: set[RelKey | None] | None = None) -> z3.BoolRef:
         """The transition from state ``i`` to state ``i + 1``: one clause, chosen by ``sel``
         (``pcs``: the cut points state ``i`` can stand at; None: any)."""
         s, t = self.state(i), self.state(i + 1)
-        sel = z3.BitVec(f"sel@{i}", PC_BITS)
+        sel = self.selector(i)
         live = [x for x in self.templates if x.clause.body and (pcs is None or x.clause.body[-1][0] in pcs)]
         # sel == -1 keeps an error state as it is: errors stay errors, so a check at one depth
         # covers every shorter path.
