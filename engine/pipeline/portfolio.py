@@ -18,8 +18,9 @@
    base case (BMC with merged paths) reaches is replayed as a CFA path and confirmed exactly;
    with one violation asked for, that decides the run.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
-   CPArec (analysis/cparec.py) gets a third of the time left, on any other k-induction does,
-   then Spacer half of what remains, before path exploration.
+   CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what remains;
+   on any other, Spacer half, then k-induction with Houdini's invariants half of the rest;
+   path exploration what remains.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits.
@@ -98,26 +99,23 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 retry = retry or again
     out = cegar(False, None)
     if retry and not out.confirmed and undecided(out, opts, 0):
-        # CEGAR gave up early (no progress, say): CPArec or k-induction gets a third of what is
-        # left, then Spacer, which ran out of time before, half of the rest; path exploration
-        # what remains.
-        remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+        # CEGAR gave up early (no progress, say): two more tries, each with a share of what is
+        # left, before path exploration. On a recursion CPArec first (a third): summaries from
+        # bounded unwinding, where Spacer's direct ones ran out of time (Addition01: 9 s alone,
+        # where Spacer gives up after 26), then Spacer (half of the rest). Otherwise Spacer
+        # first (half: loop-industry-pattern/mod3 needs 13 s of it), then k-induction with
+        # Houdini's invariants (half of the rest).
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
-        if remaining is None or remaining >= 3 * MIN_SECONDS:
-            # On a recursion CPArec: summaries from bounded unwinding, where Spacer's direct
-            # ones ran out of time (Addition01: 9 s alone, where Spacer gives up after 26).
-            # Otherwise k-induction again, deeper: Houdini's invariants and longer unwindings.
-            second = _prove_cparec if horn.recursive(program) else _prove_kinduction
-            proved, timed_out = second(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 3)
+        order: list[tuple[Prover, int]] = ([(_prove_cparec, 3), (_prove, 2)] if horn.recursive(program)
+                                           else [(_prove, 2), (_prove_kinduction, 2)])
+        for prove, share in order:
+            remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+            if remaining is not None and remaining < share * MIN_SECONDS:
+                continue
+            proved, timed_out = prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / share)
             if proved is not None:
                 return proved
             tried.append(timed_out)
-            remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
-        if remaining is None or remaining >= 2 * MIN_SECONDS:
-            proved, again = _prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / 2)
-            if proved is not None:
-                return proved
-            tried.append(again)
         if tried:  # whether more time might have given a proof
             retry = any(tried)
     complete(program, opts, out, t0, known, on_confirmed)
@@ -126,6 +124,10 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         # UNKNOWN is not a final answer (the cache does not keep it; the self-check skips it).
         out.stats.phases_cut_by_time += 1
     return out
+
+
+# An engine's second try: (program, options, statistics, seconds) -> (its proof or None, timed out).
+Prover = Callable[[Program, VerifyOptions, Statistics, float], tuple[Search | None, bool]]
 
 
 def _horn_applies(program: Program, opts: VerifyOptions) -> bool:
