@@ -103,7 +103,7 @@ def houdini(ts: TransitionSystem, deadline: float,
                 continue
             if cancelled() or time.monotonic() > deadline:
                 return None
-            guard, writes = ts._instance(t, s if c.body else None)
+            guard, writes = ts.instance(t, s if c.body else None)
             if c.body:
                 pre = [atom(x, s) for x in inv[GLOBAL]]
                 pre += [atom(x, s) for k, _ in c.body for x in inv[k]]
@@ -111,13 +111,11 @@ def houdini(ts: TransitionSystem, deadline: float,
             else:
                 pre = []
                 post = {v: writes.get(v, z3.FreshConst(sort, "init")) for v, sort in ts.sorts.items()}
+            # One solver per clause, each weakening tried under an assumption (see check_error).
+            solver = z3.SolverFor("QF_BV")
+            solver.add(*guard, *pre)
             for key in (GLOBAL, c.head):
                 todo = inv[key]
-                if not todo:
-                    continue
-                # A solver per clause, each weakening tried under an assumption (see check_error).
-                solver = z3.SolverFor("QF_BV")
-                solver.add(*guard, *pre)
                 while todo:
                     r = check_error(solver, z3.Not(z3.And(*[atom(x, s, post) for x in todo])),
                                      min(STEP_MS, int((deadline - time.monotonic()) * 1000)))

@@ -119,13 +119,13 @@ class TransitionSystem:
         for t in self.templates:
             if t.clause.body:
                 continue
-            guard, writes = self._instance(t, None)
+            guard, writes = self.instance(t, None)
             starts.append(z3.And(*guard, s.pc == self.pc_of[t.clause.head],
                                  *[s.vals[v] == e for v, e in writes.items()],
                                  *[r == 0 for r in s.ret.values()]))
         return z3.Or(*starts)
 
-    def _instance(self, t: _Template, s: State | None) -> tuple[list[z3.BoolRef], dict[VarKey, z3.ExprRef]]:
+    def instance(self, t: _Template, s: State | None) -> tuple[list[z3.BoolRef], dict[VarKey, z3.ExprRef]]:
         """The clause's constraints and writes over state ``s``, with fresh auxiliary values."""
         c = t.clause
         sub: list[tuple[z3.ExprRef, z3.ExprRef]] = []
@@ -200,7 +200,7 @@ class TransitionSystem:
         nxt: dict[VarKey, z3.ExprRef] = dict(s.vals)
         ret: dict[str, z3.ExprRef] = dict(s.ret)
         for x in live:
-            guard, writes = self._instance(x, s)
+            guard, writes = self.instance(x, s)
             chosen = sel == x.index
             out.append(z3.Implies(chosen, z3.And(*guard)))
             c = x.clause
