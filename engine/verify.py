@@ -21,7 +21,7 @@ from .analysis.cpa_algorithm import Budget
 from .analysis.harness import write_harness
 from .analysis.report import build_violation
 from .analysis.result import Statistics, UnknownReason, VerificationResult, Violation
-from .analysis.smt import set_deadline
+from .analysis.smt import fresh_context, set_deadline
 from .cfa.callgraph import CallGraph
 from .cfa.cfa import Program
 from .options import THEORIES, VerifyOptions
@@ -84,7 +84,8 @@ def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult
     set_deadline(None if opts.timeout is None else t0 + opts.timeout)
     try:
         try:
-            return _verify_program(program, opts, t0)
+            with fresh_context():
+                return _verify_program(program, opts, t0)
         except CacheInconsistency as exc:
             if opts.cache is None:
                 raise
@@ -92,7 +93,8 @@ def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult
             # entry goes, and this run is answered without the cache, as a fresh run would be.
             if exc.store_key:
                 opts.cache.delete_block(exc.store_key)  # type: ignore[attr-defined]
-            result = _verify_program(program, opts._replace(cache=None), time.monotonic())
+            with fresh_context():
+                result = _verify_program(program, opts._replace(cache=None), time.monotonic())
             result.warnings.append(f"cbam: note: {exc} from the summary cache; the entry was removed and "
                                    "this result was computed without the cache")
             return result

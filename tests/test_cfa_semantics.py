@@ -18,7 +18,7 @@ from cbam.engine.cfa.ir import (
     Var,
 )
 
-from .conftest import load_src
+from .conftest import assert_replay_reaches_error, check_error_path, load_src, verify_src
 
 
 def edges(program, fn="main"):
@@ -201,3 +201,45 @@ def test_a_floating_type_cbam_does_not_support_has_no_size(tmp_path) -> None:
     src = ROOT / "bench" / "loops" / "c" / "loop-industry-pattern" / "ofuf_1.c"
     r = verify_src(src.read_text(), tmp_path, timeout=5, name="ofuf_1.c")
     assert r.verdict in ("TRUE", "UNKNOWN") and r.reason_kind != "internal-error", r.reason
+
+
+FLOAT_NONDET = """extern double __VERIFIER_nondet_double(void);
+extern float __VERIFIER_nondet_float(void);
+extern void reach_error(void);
+int main(void) {
+  int a = __VERIFIER_nondet_double();
+  short s;
+  s = __VERIFIER_nondet_float();
+  if (a == 123456789 && s == -300) reach_error();
+  return 0;
+}
+"""
+
+
+def test_a_floating_nondet_value_into_an_integer_it_holds_exactly_is_that_integers_nondet(tmp_path):
+    """nla-digbench's `int A; A = __VERIFIER_nondet_double();`: every int is a double's exact
+    value, so the assignment gives any int; the harness's __VERIFIER_nondet_double returns a
+    double (its declared type), which the program converts back."""
+    p = load_src(FLOAT_NONDET, tmp_path)
+    assert p.functions["main"].unsupported is None
+    values = [x for e in edges(p) for x in (getattr(e, "init", None), getattr(e, "rhs", None)) if isinstance(x, Nondet)]
+    assert sorted((x.source, str(x.type)) for x in values) == \
+        [("__VERIFIER_nondet_double", "int"), ("__VERIFIER_nondet_float", "short")]
+    r = verify_src(FLOAT_NONDET, tmp_path, name="f.c")
+    check_error_path(r)
+    assert {(i.source, i.value) for i in r.violations[0].inputs} == \
+        {("__VERIFIER_nondet_double", 123456789), ("__VERIFIER_nondet_float", -300)}
+    harness = r.violations[0].harness
+    assert "double __VERIFIER_nondet_double()" in harness and "123456789.0" in harness
+    assert "float __VERIFIER_nondet_float()" in harness and "-300.0f" in harness
+    assert_replay_reaches_error(tmp_path / "f.c", r, "LP64", tmp_path)
+
+
+def test_a_floating_nondet_value_an_integer_does_not_hold_exactly_stays_unsupported(tmp_path):
+    """Not every long long is a double (nor every int a float): reading the nondet as any
+    integer could make up a counterexample no real double gives."""
+    for decl in ("long long a = __VERIFIER_nondet_double();", "int a = __VERIFIER_nondet_float();",
+                 "int a = 2 * __VERIFIER_nondet_double();"):
+        src = FLOAT_NONDET.replace("int a = __VERIFIER_nondet_double();", decl)
+        r = verify_src(src, tmp_path, name="g.c")
+        assert r.verdict == "UNKNOWN" and "floating-point" in r.reason, (decl, r.reason)

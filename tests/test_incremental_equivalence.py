@@ -197,3 +197,60 @@ def test_violations_of_a_hinted_phase_that_does_not_end_the_search_count_as_hint
     assert inc["statistics"]["precision_reused"], "the hinted phase's violation is in the answer"
     problem = selfcheck.compare(inc, fresh, True)
     assert problem is None, str(selfcheck.failure(problem, inc, fresh))
+
+
+# bench/differential.py --seed 6074, step 0 (predicate, first violation).
+HISTORY_SOURCE = """\
+extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "p.c", 4, "reach_error"); }
+void __VERIFIER_assert(int cond) { if (!cond) { reach_error(); abort(); } }
+unsigned char f1(unsigned char x);
+int f3(int x);
+unsigned char f0(unsigned char x) {
+  unsigned char y = x;
+  if (y != 4) return x - -2;
+  return f1(y - 2);
+}
+unsigned char f1(unsigned char x) {
+  unsigned char y = x;
+  if (y <= 0) return x * 1;
+  return f1(y - 1) * -1;
+}
+long long f2(long long x) {
+  long long y = x;
+  if (y == -2) return x + 2;
+  return f3(y + 2);
+}
+int f3(int x) {
+  int y = x;
+  if (y <= 0) return x + 3;
+  return f3(y - 1) + 2;
+}
+int top(int n) {
+  if (n > 4) n = 4;
+  if (n < 0) n = 0;
+  int acc = 0;
+  acc = acc + f2(n);
+  acc = acc + f2(1);
+  acc = acc + f0(n);
+  __VERIFIER_assert(acc != 7);
+  if (acc > 11) reach_error();
+  return 0;
+}
+"""
+
+
+def test_a_verdict_does_not_depend_on_the_runs_before_it_in_the_process(tmp_path):
+    """Predicate refinement on this program depends on z3's internal term ids: in a shared z3
+    context, the first run in a process gave up (no new predicates) and every later run of the
+    same file answered FALSE, so an incremental run and a run without the cache, one after the
+    other in a server worker or in the differential campaign, disagreed. Each run now has a
+    z3 context of its own: the same file, run three times in one process, gets one answer."""
+    answers = []
+    for i in range(3):
+        r = _normalised(run(HISTORY_SOURCE, tmp_path / str(i) / "p.c", None, "predicate", "first", "top", 30),
+                        tmp_path / str(i) / "p.c")
+        answers.append((r["verdict"], r.get("reason_kind"), r.get("reason"),
+                        [selfcheck.violation_identity(v) for v in r["violations"]]))
+    assert answers[0] == answers[1] == answers[2], answers

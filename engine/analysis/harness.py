@@ -19,7 +19,13 @@ _C_TYPES = {
 }
 
 
+_NONDET = "__VERIFIER_nondet_"
+_FLOATING = {"float": "float", "double": "double"}
+
+
 def _literal(value: int, ctype: str) -> str:
+    if ctype in _FLOATING.values():
+        return f"{value}.0" + ("f" if ctype == "float" else "")
     if ctype in ("long long",) and value < -(2**31):
         return f"({value + 1}LL - 1)"
     if ctype == "int" and value == -(2**31):
@@ -38,7 +44,10 @@ def write_harness(program: Program, violation: Violation, source_name: str) -> s
         if inp.source.startswith("input "):
             continue  # the entry's arguments (see _entry_call)
         fn = inp.source[len("extern "):] if inp.source.startswith("extern ") else inp.source
-        ctype = _C_TYPES.get(inp.type, "int")
+        # A floating nondet function returns its value as a float or double, whatever integer
+        # the program converts it to (the value is an integer that the type holds exactly).
+        ctype = _FLOATING.get(fn[len(_NONDET):], "") if fn.startswith(_NONDET) else ""
+        ctype = ctype or _C_TYPES.get(inp.type, "int")
         ret_types.setdefault(fn, ctype)
         by_fn.setdefault(fn, []).append((inp.value, ctype))
     lines = [
@@ -65,7 +74,7 @@ def write_harness(program: Program, violation: Violation, source_name: str) -> s
         ]
     # Nondet functions the program declares but this path never calls still need a body.
     for name in sorted(program.declared):
-        if name.startswith("__VERIFIER_nondet_") and name not in by_fn:
+        if name.startswith(_NONDET) and name not in by_fn:
             ft = _declared_return(program, name)
             lines += [f"{ft} {name}() {{ return 0; }}", ""]
     defined = set(program.functions)
@@ -132,6 +141,8 @@ def _entry_call(program: Program, violation: Violation) -> list[str]:
 
 
 def _declared_return(program: Program, name: str) -> str:
+    if name.startswith(_NONDET) and name[len(_NONDET):] in _FLOATING:
+        return _FLOATING[name[len(_NONDET):]]
     t = program.func_types.get(name)
     if t is not None and isinstance(t.ret, IntType):
         return _C_TYPES.get(t.ret.name, "int")

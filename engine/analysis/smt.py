@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import z3
@@ -49,6 +50,20 @@ from .pathmemory import MemoryState, MemoryUnsupported
 from .value.memory import ALLOCATORS, memory_variables
 
 _run = threading.local()
+
+
+@contextmanager
+def fresh_context() -> Iterator[None]:
+    """One run's solver calls in a z3 context of their own. z3's heuristics follow its terms'
+    internal ids, so in a shared context an interpolant, and with it a verdict, depended on
+    which runs came before in the process (a server worker, a CLI run over several files): a
+    result must be a function of its input alone. Runs are sequential within a process."""
+    old = z3.z3._main_ctx
+    z3.z3._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = old
 
 
 def set_deadline(deadline: float | None) -> None:

@@ -38,6 +38,8 @@ from .common import (
 )
 
 TYPE_CHECKING = False
+# Bits of an integer that a floating type holds exactly (x86: float, double, 80-bit long double).
+MANTISSA_BITS = {"float": 24, "double": 53}
 if TYPE_CHECKING:
     from ..builder import ProgramBuilder  # noqa: F401
 
@@ -94,7 +96,7 @@ class CallBuilder:
             self.cur = cont
             return Const(0, dm.int)
         if name.startswith(NONDET_PREFIX) and name not in self.pb.func_defs:
-            t = self.nondet_type(name, rng)
+            t = self.nondet_type(name, rng, direct_lhs.type if direct_lhs is not None else None)
             for a in args_ast:
                 self.expr(a, False)
             if isinstance(t, VoidType):
@@ -212,12 +214,20 @@ class CallBuilder:
         self.cur = join
         return lhs if lhs is not None else Const(0, dm.int)
 
-    def nondet_type(self, name: str, rng: Range | None) -> CType:
+    def nondet_type(self, name: str, rng: Range | None, into: CType | None = None) -> CType:
+        """The type of ``name()``'s arbitrary value. A floating-point one is supported only when it
+        goes straight into an integer variable every one of whose values it can take exactly
+        (``int x = __VERIFIER_nondet_double();``): then it is that integer type's arbitrary value
+        (out of range, the conversion is undefined, which cbam reads as arbitrary)."""
         ft = self.pb.func_types.get(name)
         if ft is not None and not isinstance(ft.ret, FloatType):
             return ft.ret
         dm = self.dm
         suffix = name[len(NONDET_PREFIX):]
+        if suffix in MANTISSA_BITS or ft is not None:  # a floating type (whose declaration cbam does not model)
+            if isinstance(into, IntType) and into.bits <= MANTISSA_BITS.get(suffix, 0):
+                return into
+            raise Unsupported("floating-point nondeterministic values", rng)
         table: dict[str, CType] = {
             "int": dm.int, "uint": dm.uint, "unsigned": dm.uint, "unsigned_int": dm.uint,
             "char": dm.char, "uchar": dm.uchar, "unsigned_char": dm.uchar, "short": dm.short,
@@ -228,8 +238,6 @@ class CallBuilder:
             "s16": dm.short, "s32": dm.int, "s64": dm.llong, "pointer": dm.pointer(dm.void),
             "pchar": dm.pointer(dm.char), "loff_t": dm.llong, "int128": dm.int128, "uint128": dm.uint128,
         }
-        if suffix in ("float", "double"):
-            raise Unsupported("floating-point nondeterministic values", rng)
         return table.get(suffix, dm.int)
 
     def error_edge(self, info: ErrorInfo, node: c_ast.Node) -> None:

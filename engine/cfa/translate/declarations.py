@@ -105,7 +105,7 @@ class DeclarationBuilder:
             return
         if (isinstance(init, c_ast.FuncCall) and isinstance(init.name, c_ast.ID)
                 and init.name.name.startswith(NONDET_PREFIX) and init.name.name not in self.pb.func_defs
-                and not init.args and self.nondet_type(init.name.name, None) == t):
+                and not init.args and self.nondet_type(init.name.name, self.pb.range(init), t) == t):
             # int x = __VERIFIER_nondet_int(); is one step, not a temporary and a copy.
             self.emit(DeclEdge, decl, var=var, init=Nondet(t, init.name.name), is_global=is_global)
             return
