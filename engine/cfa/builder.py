@@ -15,6 +15,7 @@ from pycparser import c_ast
 
 from ..frontend.errors import Diagnostic, Range, Unsupported
 from ..frontend.srcmap import Spans
+from .acceleration import accelerate
 from .cfa import CFANode, FunctionCFA, Program, VarInfo
 from .ctype import (
     ArrayType,
@@ -350,6 +351,8 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             self.nodes = self.nodes[:2]
             self.entry.out.clear()
             self.exit.inn.clear()
+        if self.unsupported is None:
+            accelerate(self.nodes, self.new_node, self.link, self.dm)
         cfa = FunctionCFA(
             name=self.name, entry=self.entry, exit=self.exit, params=params,
             return_type=self.return_type, result_var=self.result_var.name if self.result_var else None,

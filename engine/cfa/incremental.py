@@ -32,7 +32,7 @@ from .builder import ProgramBuilder
 from .cfa import Program
 from .ctype import DataModel
 
-KEY_VERSION = "fe-1"
+KEY_VERSION = "fe-2"  # fe-2: counting loops accelerated (cfa/acceleration.py)
 
 # What pycparser raises on input it cannot parse (the whole-file parse then reports it).
 _PARSER_FAILURES = (c_parser.ParseError, RecursionError, IndexError, AssertionError, AttributeError, TypeError,
