@@ -12,6 +12,7 @@ from cbam.engine.options import VerifyOptions
 
 from .conftest import REPRO, assert_replay_reaches_error, check_error_path, load_src, needs_repro, verify_src
 from .test_loops_and_recursion import COUNT
+from .test_lsp import RECURSIVE_TWICE
 
 # True over the integers, false in C: 2 * n overflows for large n (undefined: any value), so
 # no bound on n keeps twice's summary exact. Spacer may not prove it; it must never be TRUE.
@@ -32,17 +33,7 @@ int main(void) {
 # second: `\result == 2 * n` for `n <= 1000`. (The counting loop COUNT no longer is one: with a
 # constant bound it is accelerated away, and with a variable one the probe's predicate analysis
 # proves it from Karr's invariant.)
-TWICE = """extern int __VERIFIER_nondet_int(void);
-extern void __assert_fail(const char *, const char *, unsigned int, const char *);
-void reach_error(void) { __assert_fail("0", "twice.c", 3, "reach_error"); }
-int twice(int n) { if (n <= 0) return 0; return twice(n - 1) + 2; }
-int main(void) {
-  int n = __VERIFIER_nondet_int();
-  if (n < 0 || n > 1000) return 0;
-  if (twice(n) != 2 * n) reach_error();
-  return 0;
-}
-"""
+TWICE = RECURSIVE_TWICE
 
 WRAP = """extern unsigned __VERIFIER_nondet_uint(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
