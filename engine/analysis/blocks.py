@@ -49,7 +49,7 @@ def _deterministic(cfa: FunctionCFA) -> bool:
     return True
 
 
-def _edge_facts(cfa: FunctionCFA) -> tuple[set[str], bool, bool]:
+def _edge_facts(cfa: FunctionCFA) -> tuple[frozenset[str], bool, bool]:
     names: set[str] = set()
     havoc_globals = False
     writes_memory = False
@@ -77,7 +77,7 @@ def _edge_facts(cfa: FunctionCFA) -> tuple[set[str], bool, bool]:
         for x in exprs:
             if x is not None:
                 names |= x.variables()
-    return names, havoc_globals, writes_memory
+    return frozenset(names), havoc_globals, writes_memory
 
 
 def _rooted_at_var(lv) -> bool:
@@ -89,8 +89,8 @@ def _rooted_at_var(lv) -> bool:
 
 
 def build_blocks(program: Program, callgraph: CallGraph) -> dict[str, Block]:
-    facts = {f.name: _edge_facts(f) for f in program.all_functions()}
-    determ = {f.name: _deterministic(f) for f in program.all_functions()}
+    facts = {f.name: f.derived(_edge_facts) for f in program.all_functions()}
+    determ = {f.name: f.derived(_deterministic) for f in program.all_functions()}
     addressed = {n for n, v in program.vars.items() if v.addressed}
     globals_ = {n for n, v in program.vars.items() if v.is_global}
     locals_by_fn: dict[str, set[str]] = {}
@@ -104,7 +104,7 @@ def build_blocks(program: Program, callgraph: CallGraph) -> dict[str, Block]:
         havoc = False
         mem = False
         for g in funcs:
-            n, h, m = facts.get(g, (set(), False, False))
+            n, h, m = facts.get(g, (frozenset(), False, False))
             names |= n
             names |= locals_by_fn.get(g, set())
             havoc |= h

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..frontend.errors import Diagnostic, Range
 from .ctype import CType, DataModel
@@ -64,6 +65,9 @@ class VarInfo:
         return self.function is None
 
 
+_T = TypeVar("_T")
+
+
 @dataclass
 class FunctionCFA:
     name: str
@@ -83,6 +87,16 @@ class FunctionCFA:
     def edges(self):
         for n in self.nodes:
             yield from n.out
+
+    def derived(self, compute: Callable[[FunctionCFA], _T]) -> _T:
+        """``compute(self)``, kept with this CFA. ``compute`` must read nothing but the CFA: an
+        unchanged function's CFA is reused from one run to the next, and so are its facts."""
+        memo: dict[Any, Any] | None = self.__dict__.get("_derived")
+        if memo is None:
+            memo = self.__dict__["_derived"] = {}
+        if compute not in memo:
+            memo[compute] = compute(self)
+        return memo[compute]
 
     def canonical_nodes(self) -> list[CFANode]:
         """Nodes by canonical index (see canonical_order)."""

@@ -438,36 +438,40 @@ def _display(v: str) -> str:
     return v.rsplit("::", 1)[-1]
 
 
+def _writes(f: FunctionCFA) -> tuple[frozenset[str], bool]:
+    """The variables a function's own edges assign, and whether it calls an external function
+    that may write globals."""
+    written: set[str] = set()
+    ext = False
+    for e in f.edges():
+        if isinstance(e, AssignEdge) and isinstance(e.lhs, Var):
+            written.add(e.lhs.name)
+        elif isinstance(e, DeclEdge) and e.var is not None:
+            written.add(e.var.name)
+        elif isinstance(e, ReturnEdge) and e.result_var is not None:
+            written.add(e.result_var.name)
+        elif isinstance(e, ExternalCallEdge):
+            if isinstance(e.lhs, Var):
+                written.add(e.lhs.name)
+            ext = ext or e.writes_globals
+        elif isinstance(e, CallEdge) and isinstance(e.lhs, Var):
+            written.add(e.lhs.name)
+    return frozenset(written), ext
+
+
 def frame_copies(program: Program, blocks: dict[str, Block], th: Theory) -> dict[str, frozenset[str]]:
     """Per function: the parameters its body assigns and the globals its block may write.
     Their entry values get copies ``x@old`` in the frame, which summaries can relate to."""
-    own: dict[str, set[str]] = {}
+    own: dict[str, frozenset[str]] = {}
     havocs: dict[str, bool] = {}
     for f in program.all_functions():
-        written: set[str] = set()
-        ext = False
-        for n in f.nodes:
-            for e in n.out:
-                if isinstance(e, AssignEdge) and isinstance(e.lhs, Var):
-                    written.add(e.lhs.name)
-                elif isinstance(e, DeclEdge) and e.var is not None:
-                    written.add(e.var.name)
-                elif isinstance(e, ReturnEdge) and e.result_var is not None:
-                    written.add(e.result_var.name)
-                elif isinstance(e, ExternalCallEdge):
-                    if isinstance(e.lhs, Var):
-                        written.add(e.lhs.name)
-                    ext = ext or e.writes_globals
-                elif isinstance(e, CallEdge) and isinstance(e.lhs, Var):
-                    written.add(e.lhs.name)
-        own[f.name] = written
-        havocs[f.name] = ext
+        own[f.name], havocs[f.name] = f.derived(_writes)
     globals_ = [n for n, v in program.vars.items() if v.is_global and th.modelled(n)]
     out: dict[str, frozenset[str]] = {}
     for f in program.all_functions():
         block = blocks.get(f.name)
         fns: Iterable[str] = block.functions if block is not None else (f.name,)
-        written = set().union(*(own.get(g, set()) for g in fns))
+        written = set().union(*(own.get(g, frozenset()) for g in fns))
         any_ext = any(havocs.get(g, False) for g in fns)
         cs = {p for p in f.params if p in own[f.name] and th.modelled(p)}
         cs |= {g for g in globals_ if any_ext or g in written}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ...cfa.cfa import Program
+from ...cfa.cfa import FunctionCFA, Program
 from ...cfa.ctype import ArrayType, CType, IntType, PointerType, StructType
 from ...cfa.ir import (
     AddrOf,
@@ -157,27 +157,30 @@ def uses_memory(program: Program) -> bool:
     """Whether any value can be a pointer or live in memory (else the integer-only fast path)."""
     if any(not isinstance(v.type, IntType) for v in program.vars.values()):
         return True
+    return any(f.derived(_function_uses_memory) for f in program.all_functions())
+
+
+def _function_uses_memory(f: FunctionCFA) -> bool:
     from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, ExternalCallEdge, ReturnEdge
 
     plain = (Const, Var, Binary, Unary, Cast)
-    for f in program.all_functions():
-        for e in f.edges():
-            exprs: list[Expr | None] = []
-            if isinstance(e, AssignEdge):
-                exprs = [e.lhs, e.rhs]
-            elif isinstance(e, AssumeEdge):
-                exprs = [e.cond]
-            elif isinstance(e, DeclEdge):
-                exprs = [e.init]
-            elif isinstance(e, ReturnEdge):
-                exprs = [e.value]
-            elif isinstance(e, CallEdge | ExternalCallEdge):
-                exprs = [e.lhs, *e.args]
-                if isinstance(e, ExternalCallEdge) and e.callee in ALLOCATORS:
-                    return True
-            for x in exprs:
-                if x is not None and any(not isinstance(n, plain) and type(n).__name__ != "Nondet" for n in x.walk()):
-                    return True
+    for e in f.edges():
+        exprs: list[Expr | None] = []
+        if isinstance(e, AssignEdge):
+            exprs = [e.lhs, e.rhs]
+        elif isinstance(e, AssumeEdge):
+            exprs = [e.cond]
+        elif isinstance(e, DeclEdge):
+            exprs = [e.init]
+        elif isinstance(e, ReturnEdge):
+            exprs = [e.value]
+        elif isinstance(e, CallEdge | ExternalCallEdge):
+            exprs = [e.lhs, *e.args]
+            if isinstance(e, ExternalCallEdge) and e.callee in ALLOCATORS:
+                return True
+        for x in exprs:
+            if x is not None and any(not isinstance(n, plain) and type(n).__name__ != "Nondet" for n in x.walk()):
+                return True
     return False
 
 
