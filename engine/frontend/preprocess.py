@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import subprocess
 import time
 from collections import namedtuple
@@ -163,7 +164,7 @@ class Preprocessing:
             self._out = None
             try:
                 try:
-                    returncode = self._proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
+                    returncode = _wait(self._proc, max(0.0, self.deadline - time.monotonic()))
                 except subprocess.TimeoutExpired:
                     self._proc.kill()
                     self._proc.wait()
@@ -175,6 +176,21 @@ class Preprocessing:
         if returncode != 0:
             raise FrontendError(parse_gcc_errors(stderr.decode("utf-8", "replace"), self.path))
         return _absolute_markers(stdout.decode("utf-8", "replace"), self.path, self.cwd)
+
+
+def _wait(proc: subprocess.Popen, timeout: float) -> int:
+    """``proc.wait(timeout)``, woken the moment the process ends: Popen.wait polls with
+    growing sleeps, which add about 4 ms to a 12 ms preprocessor run (every edit pays it)."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        return proc.wait(timeout=timeout)
+    try:
+        if not select.select([fd], [], [], timeout)[0]:
+            raise subprocess.TimeoutExpired(proc.args, timeout)
+    finally:
+        os.close(fd)
+    return proc.wait()
 
 
 def _read_fd(fd: int) -> bytes:

@@ -44,42 +44,46 @@ class Token:
     end_col: int  # exclusive
 
 
-def _advance(text: str, line: int, col: int) -> tuple[int, int]:
-    newlines = text.count("\n")
-    if newlines:
-        return line + newlines, len(text) - text.rfind("\n")
-    return line, col + len(text)
+_SKIPPED = frozenset(("ws", "lcomment", "bcomment", "ucomment"))
+_MULTILINE = frozenset(("ws", "bcomment", "ucomment", "string", "char"))  # may span a "\\\n"
 
 
 def tokenize_source(text: str) -> list[Token]:
-    """Tokens of an original C file, without comments and preprocessor directives."""
+    """Tokens of an original C file, without comments and preprocessor directives.
+
+    A column is the offset from the last newline, so only the kinds of match that can hold
+    a newline are searched for one: every edit tokenizes the whole file again."""
     tokens: list[Token] = []
-    line, col = 1, 1
+    append = tokens.append
+    line, line_start = 1, 0  # line_start: the offset of the current line's first character
     at_line_start = True
     in_directive = False
-    pos = 0
-    n = len(text)
-    while pos < n:
-        m = _TOKEN_RE.match(text, pos)
-        assert m is not None  # the "other" alternative matches any character
+    for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
-        tok = m.group()
-        if kind == "ucomment":  # unterminated comment: swallow the rest
-            tok = text[pos:]
-        nline, ncol = _advance(tok, line, col)
+        start = m.start()
         if kind == "nl":
+            line += 1
+            line_start = start + 1
             at_line_start = True
             in_directive = False
-        elif kind in ("ws", "lcomment", "bcomment", "ucomment"):
-            pass
-        else:
+            continue
+        tok = text[start:] if kind == "ucomment" else m.group()  # an unterminated comment swallows the rest
+        newlines = tok.count("\n") if kind in _MULTILINE else 0
+        if kind not in _SKIPPED:
             if at_line_start and tok == "#":
                 in_directive = True
             elif not in_directive:
-                tokens.append(Token(tok, line, col, nline, ncol))
+                col = start - line_start + 1
+                if newlines:
+                    append(Token(tok, line, col, line + newlines, len(tok) - tok.rfind("\n")))
+                else:
+                    append(Token(tok, line, col, line, col + len(tok)))
             at_line_start = False
-        line, col = nline, ncol
-        pos += len(tok)
+        if newlines:
+            line += newlines
+            line_start = start + tok.rfind("\n") + 1
+        if kind == "ucomment":
+            break
     return tokens
 
 
