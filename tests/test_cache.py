@@ -226,6 +226,40 @@ def test_a_changed_byte_inside_a_row_is_caught_by_its_checksum(tmp_path, table):
     assert s2.get_precision("f.c", "value") == {"globals": []}
 
 
+def _row(key: str, y: int) -> dict:
+    return {"key": key, "function": "f", "fn_key": "x", "config": "value", "entry": [["x", 5]], "prec": [],
+            "exits": [[["y", y]]], "consumed": [], "digest": "d", "states": 1, "seconds": 0.1}
+
+
+def test_a_decoded_block_is_forgotten_when_any_connection_deletes_it(tmp_path):
+    """A long-lived process keeps decoded rows; a `cbam cache clear` from another process, or its
+    own eviction, must be seen at once (a cleared cache that still answers would lie)."""
+    d = tmp_path / "c"
+    s = CacheStore(d)
+    s.put_blocks([_row("k", 1), _row("j", 2)], "f.c")
+    assert s.get_block("k")["exits"] == [[["y", 1]]]
+    assert s.get_block("k") is s.get_block("k")  # decoded once
+    CacheStore(d).clear()  # another connection, as another process would
+    assert s.get_block("k") is None
+    s.put_blocks([_row("k", 1), _row("j", 2)], "f.c")
+    assert s.get_block("j")["exits"] == [[["y", 2]]]
+    s.delete_block("j")
+    assert s.get_block("j") is None
+    s.put_blocks([_row("k", 3)], "f.c")  # replaced by this connection
+    assert s.get_block("k")["exits"] == [[["y", 3]]]
+
+
+def test_predecode_decodes_what_was_written_and_stops_when_asked(tmp_path):
+    s = CacheStore(tmp_path / "c")
+    s.put_blocks([_row("a", 1), _row("b", 2), _row("c", 3)], "f.c")
+    assert s.predecode(stop=lambda: True) is False  # one row, then a job arrived
+    assert set(s._decoded) == {"a"}
+    assert s.predecode(stop=lambda: False) is True
+    assert set(s._decoded) == {"a", "b", "c"}
+    assert s.get_block("c")["exits"] == [[["y", 3]]]
+    assert s.predecode(stop=lambda: False) is True  # nothing new
+
+
 def _writer(directory: str, worker: int, n: int) -> None:
     s = CacheStore(directory)
     for i in range(n):

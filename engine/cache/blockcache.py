@@ -83,6 +83,7 @@ class PersistentBlocks:
         self.misses = 0
         self.fresh: dict[str, dict] = {}  # key -> row, written at the end of a run
         self.loaded: set[str] = set()
+        self._digests: dict[tuple, tuple[list[tuple], str]] = {}
 
     # ---- state encoding ---------------------------------------------------------------
     def state_json(self, state: tuple) -> Any:
@@ -128,7 +129,13 @@ class PersistentBlocks:
     def digest(self, block: Block, exits: list[tuple]) -> str:
         """What a caller sees of a block's result: its exit states (without their node), as
         specialised to the caller's entry, and the facts its callers' transfer reads."""
-        return self._digest_json(block, [self._exit_json(e) for e in exits])
+        # The same exits (one cached result) are digested again for every caller that validates
+        # against them; states are immutable, and the memo keeps them alive, so ids stay theirs.
+        memo_key = (block.name, tuple(map(id, exits)))
+        hit = self._digests.get(memo_key)
+        if hit is None:
+            hit = self._digests[memo_key] = (exits, self._digest_json(block, [self._exit_json(e) for e in exits]))
+        return hit[1]
 
     def _digest_json(self, block: Block, exits: list[Any]) -> str:
         states = sorted(json.dumps(e, sort_keys=True) for e in exits)

@@ -19,6 +19,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 from cbam import __version__
@@ -29,6 +30,7 @@ from ..sha import sha256
 # unchanged source from the cache, where start-up time is what the user waits for.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 SCHEMA_VERSION = "10"
@@ -115,6 +117,12 @@ class CacheStore:
         self.path = self.dir / DB_NAME
         self.rebuilt_reason: str | None = None
         self._lock = threading.Lock()
+        # Decoded block rows by key, for as long as no other connection has written (a long-lived
+        # process, the language server's worker, looks up the same blocks edit after edit; JSON
+        # decoding is 90 % of a lookup).
+        self._decoded: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._decoded_version: int | None = None
+        self._written: OrderedDict[str, None] = OrderedDict()  # block keys put since the last predecode
         self.dir.mkdir(parents=True, exist_ok=True)
         self.conn = self._open()
 
@@ -185,6 +193,7 @@ class CacheStore:
         except sqlite3.Error:
             pass
         self.rebuilt_reason = f"corrupt database ({exc})"
+        self._decoded.clear()
         self._delete_files()
         self.conn = self._connect()
         self._init(self.conn)
@@ -220,6 +229,8 @@ class CacheStore:
 
     def _write(self, statements: list[tuple[str, tuple]]) -> None:
         with self._lock:
+            if any(not sql.startswith("INSERT") for sql, _ in statements):
+                self._decoded.clear()  # a deletion (this connection's own writes leave data_version alone)
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -244,12 +255,38 @@ class CacheStore:
         except (json.JSONDecodeError, TypeError):
             return None
 
+    DECODED_MAX = 4096
+
     def get_block(self, key: str) -> dict[str, Any] | None:
+        """The block row of ``key``, decoded (callers must not change it: it may be shared)."""
+        with self._lock:
+            try:
+                version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.DatabaseError:
+                version = None
+            if version is None or version != self._decoded_version:
+                self._decoded.clear()  # another process wrote: what it wrote or deleted counts
+                self._decoded_version = version
+            hit = self._decoded.get(key)
+        if hit is not None:
+            return hit
         rows = self._rows("blocks", "key = ?", (key,))
-        return self._block(rows[0]) if rows else None
+        block = self._block(rows[0]) if rows else None
+        if block is not None:
+            with self._lock:
+                self._decoded[key] = block
+                if len(self._decoded) > self.DECODED_MAX:
+                    self._decoded.popitem(last=False)
+        return block
 
     def put_blocks(self, rows: list[dict[str, Any]], file: str | None) -> None:
         if rows:
+            with self._lock:
+                for r in rows:
+                    self._decoded.pop(r["key"], None)
+                    self._written[r["key"]] = None
+                while len(self._written) > self.DECODED_MAX:
+                    self._written.popitem(last=False)
             files = json.dumps([file] if file else [])
             self._write([self._insert("blocks", (
                 r["key"], r["function"], r["fn_key"], r["config"], json.dumps(r["entry"]), json.dumps(r["prec"]),
@@ -257,7 +294,23 @@ class CacheStore:
                 int(r.get("pruned", False)), json.dumps(r.get("rendered", {}))))
                 for r in rows])
 
+    def predecode(self, stop: Callable[[], bool]) -> bool:
+        """Decode the block rows written since the last call, for the lookups of the next run
+        (the language server's worker calls this between jobs); stops as soon as ``stop()``
+        says so, and tells whether it got through."""
+        while True:
+            with self._lock:
+                if not self._written:
+                    return True
+                key = next(iter(self._written))
+                del self._written[key]
+            self.get_block(key)
+            if stop():
+                return False
+
     def delete_block(self, key: str) -> None:
+        with self._lock:
+            self._decoded.pop(key, None)
         self._write([("DELETE FROM blocks WHERE key = ?", (key,))])
 
     def blocks_for_function(self, name: str, fn_key: str | None = None) -> list[dict[str, Any]]:
