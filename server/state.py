@@ -96,6 +96,3 @@ class CbamServer(LanguageServer):
 
 
 server = CbamServer()
-
-
-server = CbamServer()

@@ -8,6 +8,7 @@ it starts, so one started ahead of need (see lsp.py) answers its first job witho
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
@@ -83,7 +84,12 @@ def worker_main(conn: Connection) -> None:
         broken = None
     stores: dict = {}
     answers = _Answers()
+    settled = _settle_memory()
     while True:
+        # Jobs back to back (no idle second between them) still get their garbage collected
+        # once the frozen objects have doubled.
+        if not conn.poll(_IDLE_SECONDS) or gc.get_freeze_count() > 2 * settled:
+            settled = _settle_memory()
         try:
             job: Job = conn.recv()
         except (EOFError, OSError):
@@ -98,6 +104,28 @@ def worker_main(conn: Connection) -> None:
             conn.send(("done", job.id, repeated))
             continue
         _run_job(conn, job, stores, answers)
+        gc.freeze()
+        for store in stores.values():
+            # The next edit looks up the blocks this job wrote: decode them now, unless a job waits.
+            if not store.predecode(stop=lambda: conn.poll(0)):
+                break
+
+
+# Python's full collections scan every object that survived the earlier ones: the engine, and
+# the caches an edit reuses. On bench's 100-function program each costs 30-50 ms, a quarter of an
+# edit's re-verification. So after each job everything alive is frozen (moved out of the
+# collector's sight, which costs nothing), and the full collection that frees the garbage among
+# it waits until the worker is idle.
+_IDLE_SECONDS = 1.0
+
+
+def _settle_memory() -> int:
+    """Collect the earlier jobs' garbage while nothing waits (frozen objects are still freed by
+    reference counting, cycles among them only here), then freeze what survives; how many."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
 
 
 class _Answers:
@@ -190,6 +218,7 @@ def _run_job(conn: Connection, job: Job, stores: dict, answers: _Answers) -> Non
     except api.FrontendError as exc:
         conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
     except MemoryError:
+        gc.collect()  # now, not when idle: the next job must not start short of memory
         report = api.unknown_report("memory limit reached", "memory")
         conn.send(("done", job.id, Verified(report, str(store.dir) if store is not None else None)))
     except Exception:  # a bug in the engine: report it, keep the worker
