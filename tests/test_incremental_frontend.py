@@ -304,3 +304,29 @@ def test_every_svcomp_task_builds_the_same_incrementally(tmp_path: Path) -> None
         reused += again.load_stats.get("functions_reused", 0) > 0
     assert checked > 150
     assert reused > 140  # the moved functions were reused, not rebuilt
+
+
+_FRAGMENTS = ["int x = 1;", "/*", "*/", "/* c */", "// c", "\\", "\n", "\r\n", " ", "#", "#define M(a) \\", "#include <x.h>",
+              '"s"', '"/* not a comment */"', "'\\''", '"a\\', "'", "x++", "a->b", "1.5e+3", "L\"w\"", "\t"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=40))
+def test_line_by_line_tokens_are_the_whole_file_tokens(parts: list[str]) -> None:
+    """The original file's tokens are memoized line by line (tokenize_file); comments that span
+    lines, continued lines and directives must give what one pass over the whole text gives."""
+    from cbam.engine.frontend.tokens import tokenize_file, tokenize_source
+
+    text = "".join(parts)
+    assert tokenize_file(text) == tokenize_source(text)
+    assert tokenize_file(text) == tokenize_source(text)  # again, from the memo
+
+
+def test_line_by_line_tokens_of_every_svcomp_source() -> None:
+    from cbam.engine.frontend.tokens import tokenize_file, tokenize_source
+
+    files = sorted(SVCOMP.glob("**/*.[ci]"))
+    assert files
+    for f in files:
+        text = f.read_text(errors="replace")
+        assert tokenize_file(text) == tokenize_source(text), f

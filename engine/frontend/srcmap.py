@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pycparser import c_ast
 
 from .errors import Range
-from .tokens import PPLine, Token, tokenize_source
+from .tokens import PPLine, Token, tokenize_file
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
@@ -176,7 +176,7 @@ def original_tokens(text: str) -> tuple[list[Token], list[int]]:
     headers, and files between edits, are read again and again."""
     hit = _ORIGINAL_TOKENS.get(text)
     if hit is None:
-        toks = tokenize_source(text)
+        toks = tokenize_file(text)
         hit = (toks, [t.line for t in toks])
         if len(_ORIGINAL_TOKENS) >= 32:
             _ORIGINAL_TOKENS.pop(next(iter(_ORIGINAL_TOKENS)))

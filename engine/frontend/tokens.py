@@ -49,19 +49,28 @@ _MULTILINE = frozenset(("ws", "bcomment", "ucomment", "string", "char"))  # may 
 
 
 def tokenize_source(text: str) -> list[Token]:
-    """Tokens of an original C file, without comments and preprocessor directives.
+    """Tokens of an original C file, without comments and preprocessor directives."""
+    return _scan(text, 0, 1, False)[0]
+
+
+def _scan(text: str, pos: int, line: int, one_line: bool) -> tuple[list[Token], int, int]:
+    """Tokens from offset ``pos`` (the start of line ``line``, where no comment or directive is
+    open), to the end, or with ``one_line`` to just after the first newline that is not inside
+    a comment or a continued line; and the offset and line there.
 
     A column is the offset from the last newline, so only the kinds of match that can hold
-    a newline are searched for one: every edit tokenizes the whole file again."""
+    a newline are searched for one."""
     tokens: list[Token] = []
     append = tokens.append
-    line, line_start = 1, 0  # line_start: the offset of the current line's first character
+    line_start = pos  # the offset of the current line's first character
     at_line_start = True
     in_directive = False
-    for m in _TOKEN_RE.finditer(text):
+    for m in _TOKEN_RE.finditer(text, pos):
         kind = m.lastgroup
         start = m.start()
         if kind == "nl":
+            if one_line:
+                return tokens, start + 1, line + 1
             line += 1
             line_start = start + 1
             at_line_start = True
@@ -84,6 +93,27 @@ def tokenize_source(text: str) -> list[Token]:
             line_start = start + tok.rfind("\n") + 1
         if kind == "ucomment":
             break
+    return tokens, len(text), line
+
+
+def tokenize_file(text: str) -> list[Token]:
+    """tokenize_source(text), line by line where it can: after every newline that ends a line
+    (not one inside a comment or a continued line) the tokenizer starts afresh, so a line that
+    neither opens a comment nor ends in a backslash has the tokens it has anywhere, and they are
+    memoized on its text (an edit leaves most lines as they were)."""
+    tokens: list[Token] = []
+    extend = tokens.extend
+    pos, line, n = 0, 1, len(text)
+    while pos < n:
+        eol = text.find("\n", pos)
+        raw = text[pos:] if eol < 0 else text[pos:eol]
+        if "/*" in raw or raw.endswith("\\"):
+            got, pos, line = _scan(text, pos, line, True)
+            extend(got)
+            continue
+        extend([Token(t, line, c, line, e) for t, c, e in _line_tokens(raw)])
+        line += 1
+        pos = n if eol < 0 else eol + 1
     return tokens
 
 
