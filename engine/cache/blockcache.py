@@ -18,6 +18,7 @@ dependent, so it is validated again in the next iteration).
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,10 @@ def function_keys(program: Program, opts: VerifyOptions, context: str | None = N
         else:
             out[f.name] = _h("shallow", f.name, fps[f.name], ctx)
     return out
+
+
+_EXITS: OrderedDict[int, tuple[dict, list[tuple]]] = OrderedDict()
+_EXITS_MAX = 4096
 
 
 class PersistentBlocks:
@@ -166,7 +171,7 @@ class PersistentBlocks:
                 return None
             dependent |= res.dependent
         try:
-            states = [self.state_from_json(x) for x in row["exits"]]
+            states = self._exits_of(row)
         except (KeyError, IndexError, TypeError, ValueError):
             self.misses += 1
             return None
@@ -174,6 +179,21 @@ class PersistentBlocks:
         self.loaded.add(key)
         origin = (block.name, reduced)
         return [ARGState(s, origin=origin) for s in states], dependent
+
+    def _exits_of(self, row: dict) -> list[tuple]:
+        """The row's exit states. A store hands out one decoded row per key while it holds
+        (CacheStore.get_block), and the states it decodes to are immutable and depend on nothing
+        but the row, whose key names the configuration: they are decoded once per process, not
+        on every lookup (a leaf's generalized summary is a DAG of a thousand expressions)."""
+        hit = _EXITS.get(id(row))
+        if hit is not None and hit[0] is row:
+            _EXITS.move_to_end(id(row))
+            return hit[1]
+        states = [self.state_from_json(x) for x in row["exits"]]
+        _EXITS[id(row)] = (row, states)  # the row is kept alive, so its id is not reused meanwhile
+        if len(_EXITS) > _EXITS_MAX:
+            _EXITS.popitem(last=False)
+        return states
 
     def record(self, block: Block, reduced: tuple, prec_key: Hashable, key: str, result: BlockResult,
                consumed: list[dict], seconds: float, excluded: dict[int, CFANode] | None = None) -> None:

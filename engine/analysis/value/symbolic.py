@@ -17,6 +17,7 @@ that entry, and the block is analysed concretely instead.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
 from ...cfa.callgraph import tarjan
@@ -134,19 +135,13 @@ def instantiate(v: Any, env: dict[str, int], memo: dict[int, int | None]) -> int
         return v
     if id(v) in memo:
         return memo[id(v)]
-    stack: list[tuple[Sym, bool]] = [(v, False)]
-    while stack:
-        x, ready = stack.pop()
+    for x in _post_order(v):
         if id(x) in memo:
             continue
         if isinstance(x, Param):
             memo[id(x)] = env.get(x.name)
             continue
         assert isinstance(x, Op)
-        if not ready:
-            stack.append((x, True))
-            stack.extend((a, False) for a in x.args if isinstance(a, Sym) and id(a) not in memo)
-            continue
         args = [memo[id(a)] if isinstance(a, Sym) else a for a in x.args]
         if None in args:
             # As the concrete evaluation: x*0 and x&0 are 0 even when x has no single value.
@@ -159,6 +154,37 @@ def instantiate(v: Any, env: dict[str, int], memo: dict[int, int | None]) -> int
             out = eval_cast(args[0], x.types[0])
         memo[id(x)] = out
     return memo[id(v)]
+
+
+_ORDERS: OrderedDict[int, tuple[Sym, list[Sym]]] = OrderedDict()
+_ORDERS_MAX = 256
+
+
+def _post_order(root: Sym) -> list[Sym]:
+    """The distinct nodes under ``root``, each after its operands. Kept for the summaries'
+    exit values, which every call's instantiation evaluates again (the root is kept alive
+    with its order, so its id is not reused meanwhile)."""
+    hit = _ORDERS.get(id(root))
+    if hit is not None and hit[0] is root:
+        return hit[1]
+    order: list[Sym] = []
+    seen: set[int] = set()
+    stack: list[tuple[Sym, bool]] = [(root, False)]
+    while stack:
+        x, ready = stack.pop()
+        if ready:
+            order.append(x)
+            continue
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        stack.append((x, True))
+        if isinstance(x, Op):
+            stack.extend((a, False) for a in x.args if isinstance(a, Sym) and id(a) not in seen)
+    _ORDERS[id(root)] = (root, order)
+    if len(_ORDERS) > _ORDERS_MAX:
+        _ORDERS.popitem(last=False)
+    return order
 
 
 # ---- persistence and display ----------------------------------------------------------------
