@@ -229,8 +229,8 @@ class CacheStore:
 
     def _write(self, statements: list[tuple[str, tuple]]) -> None:
         with self._lock:
-            if any(not sql.startswith("INSERT") for sql, _ in statements):
-                self._decoded.clear()  # a deletion (this connection's own writes leave data_version alone)
+            if any(sql.startswith(("DELETE FROM blocks", "UPDATE blocks")) for sql, _ in statements):
+                self._decoded.clear()  # this connection's own writes leave data_version alone
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
                 try:
