@@ -221,7 +221,8 @@ def _run_job(conn: Connection, job: Job, stores: dict, answers: _Answers) -> Non
     except api.FrontendError as exc:
         conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
     except MemoryError:
-        gc.collect()  # now, not when idle: the next job must not start short of memory
+        gc.unfreeze()  # collect now, not when idle: the next job must not start short of memory
+        gc.collect()
         report = api.unknown_report("memory limit reached", "memory")
         conn.send(("done", job.id, Verified(report, str(store.dir) if store is not None else None)))
     except Exception:  # a bug in the engine: report it, keep the worker
