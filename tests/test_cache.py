@@ -249,6 +249,17 @@ def test_a_decoded_block_is_forgotten_when_any_connection_deletes_it(tmp_path):
     assert s.get_block("k")["exits"] == [[["y", 3]]]
 
 
+def test_decoded_blocks_are_bounded_by_their_size(tmp_path, monkeypatch):
+    s = CacheStore(tmp_path / "c")
+    monkeypatch.setattr(CacheStore, "DECODED_MAX_BYTES", 100)
+    s.put_blocks([_row(k, 10 ** 20) for k in "abcdef"], "f.c")  # about 40 bytes of JSON each
+    for k in "abcdef":
+        assert s.get_block(k)["exits"] == [[["y", 10 ** 20]]]
+    assert 0 < len(s._decoded) < 6 and s._decoded_bytes <= 100
+    assert s._decoded_bytes == sum(b["_bytes"] for b in s._decoded.values())
+    assert list(s._decoded)[-1] == "f"  # the oldest went first
+
+
 def test_predecode_decodes_what_was_written_and_stops_when_asked(tmp_path):
     s = CacheStore(tmp_path / "c")
     s.put_blocks([_row("a", 1), _row("b", 2), _row("c", 3)], "f.c")

@@ -65,6 +65,8 @@ def function_keys(program: Program, opts: VerifyOptions, context: str | None = N
 
 _EXITS: OrderedDict[int, tuple[dict, list[tuple]]] = OrderedDict()
 _EXITS_MAX = 4096
+_EXITS_MAX_BYTES = 16_000_000  # of the rows' stored JSON (CacheStore.DECODED_MAX_BYTES)
+_exits_bytes = 0
 
 
 class PersistentBlocks:
@@ -189,10 +191,12 @@ class PersistentBlocks:
         if hit is not None and hit[0] is row:
             _EXITS.move_to_end(id(row))
             return hit[1]
+        global _exits_bytes
         states = [self.state_from_json(x) for x in row["exits"]]
         _EXITS[id(row)] = (row, states)  # the row is kept alive, so its id is not reused meanwhile
-        if len(_EXITS) > _EXITS_MAX:
-            _EXITS.popitem(last=False)
+        _exits_bytes += row.get("_bytes", 0)
+        while len(_EXITS) > _EXITS_MAX or _exits_bytes > _EXITS_MAX_BYTES:
+            _exits_bytes -= _EXITS.popitem(last=False)[1][0].get("_bytes", 0)
         return states
 
     def record(self, block: Block, reduced: tuple, prec_key: Hashable, key: str, result: BlockResult,

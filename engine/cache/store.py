@@ -121,6 +121,7 @@ class CacheStore:
         # process, the language server's worker, looks up the same blocks edit after edit; JSON
         # decoding is 90 % of a lookup).
         self._decoded: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._decoded_bytes = 0  # their stored JSON's length, as a measure of their memory
         self._decoded_version: int | None = None
         self._written: OrderedDict[str, None] = OrderedDict()  # block keys put since the last predecode
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -193,7 +194,7 @@ class CacheStore:
         except sqlite3.Error:
             pass
         self.rebuilt_reason = f"corrupt database ({exc})"
-        self._decoded.clear()
+        self._forget_decoded()
         self._delete_files()
         self.conn = self._connect()
         self._init(self.conn)
@@ -230,7 +231,7 @@ class CacheStore:
     def _write(self, statements: list[tuple[str, tuple]]) -> None:
         with self._lock:
             if any(sql.startswith(("DELETE FROM blocks", "UPDATE blocks")) for sql, _ in statements):
-                self._decoded.clear()  # this connection's own writes leave data_version alone
+                self._forget_decoded()  # this connection's own writes leave data_version alone
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -255,7 +256,8 @@ class CacheStore:
         except (json.JSONDecodeError, TypeError):
             return None
 
-    DECODED_MAX = 4096
+    DECODED_MAX = 4096  # rows
+    DECODED_MAX_BYTES = 16_000_000  # of their JSON (a leaf's generalized summary is 33 KB)
 
     def get_block(self, key: str) -> dict[str, Any] | None:
         """The block row of ``key``, decoded (callers must not change it: it may be shared)."""
@@ -265,7 +267,7 @@ class CacheStore:
             except sqlite3.DatabaseError:
                 version = None
             if version is None or version != self._decoded_version:
-                self._decoded.clear()  # another process wrote: what it wrote or deleted counts
+                self._forget_decoded()  # another process wrote: what it wrote or deleted counts
                 self._decoded_version = version
             hit = self._decoded.get(key)
         if hit is not None:
@@ -273,17 +275,31 @@ class CacheStore:
         rows = self._rows("blocks", "key = ?", (key,))
         block = self._block(rows[0]) if rows else None
         if block is not None:
+            block["_bytes"] = sum(len(rows[0][c]) for c in ("entry", "exits", "consumed", "rendered"))
             with self._lock:
+                old = self._decoded.pop(key, None)
+                self._decoded_bytes += block["_bytes"] - (old["_bytes"] if old is not None else 0)
                 self._decoded[key] = block
-                if len(self._decoded) > self.DECODED_MAX:
-                    self._decoded.popitem(last=False)
+                while self._decoded and (len(self._decoded) > self.DECODED_MAX
+                                         or self._decoded_bytes > self.DECODED_MAX_BYTES):
+                    self._decoded_bytes -= self._decoded.popitem(last=False)[1]["_bytes"]
         return block
+
+    def _forget_decoded(self, key: str | None = None) -> None:
+        """(Called with the lock held.)"""
+        if key is None:
+            self._decoded.clear()
+            self._decoded_bytes = 0
+        else:
+            old = self._decoded.pop(key, None)
+            if old is not None:
+                self._decoded_bytes -= old["_bytes"]
 
     def put_blocks(self, rows: list[dict[str, Any]], file: str | None) -> None:
         if rows:
             with self._lock:
                 for r in rows:
-                    self._decoded.pop(r["key"], None)
+                    self._forget_decoded(r["key"])
                     self._written[r["key"]] = None
                 while len(self._written) > self.DECODED_MAX:
                     self._written.popitem(last=False)
@@ -310,7 +326,7 @@ class CacheStore:
 
     def delete_block(self, key: str) -> None:
         with self._lock:
-            self._decoded.pop(key, None)
+            self._forget_decoded(key)
         self._write([("DELETE FROM blocks WHERE key = ?", (key,))])
 
     def blocks_for_function(self, name: str, fn_key: str | None = None) -> list[dict[str, Any]]:
