@@ -18,7 +18,6 @@ dependent, so it is validated again in the next iteration).
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -63,10 +62,7 @@ def function_keys(program: Program, opts: VerifyOptions, context: str | None = N
     return out
 
 
-_EXITS: OrderedDict[int, tuple[dict, list[tuple]]] = OrderedDict()
-_EXITS_MAX = 4096
-_EXITS_MAX_BYTES = 16_000_000  # of the rows' stored JSON (CacheStore.DECODED_MAX_BYTES)
-_exits_bytes = 0
+DECODED_STATES = "_states"  # the slot of a decoded row (CacheStore.get_block) that keeps its exits decoded
 
 
 class PersistentBlocks:
@@ -183,20 +179,13 @@ class PersistentBlocks:
         return [ARGState(s, origin=origin) for s in states], dependent
 
     def _exits_of(self, row: dict) -> list[tuple]:
-        """The row's exit states. A store hands out one decoded row per key while it holds
-        (CacheStore.get_block), and the states it decodes to are immutable and depend on nothing
-        but the row, whose key names the configuration: they are decoded once per process, not
-        on every lookup (a leaf's generalized summary is a DAG of a thousand expressions)."""
-        hit = _EXITS.get(id(row))
-        if hit is not None and hit[0] is row:
-            _EXITS.move_to_end(id(row))
-            return hit[1]
-        global _exits_bytes
-        states = [self.state_from_json(x) for x in row["exits"]]
-        _EXITS[id(row)] = (row, states)  # the row is kept alive, so its id is not reused meanwhile
-        _exits_bytes += row.get("_bytes", 0)
-        while len(_EXITS) > _EXITS_MAX or _exits_bytes > _EXITS_MAX_BYTES:
-            _exits_bytes -= _EXITS.popitem(last=False)[1][0].get("_bytes", 0)
+        """The row's exit states, decoded once per decoded row: the store keeps that row (and
+        bounds what it keeps) while it holds, the states are immutable, and the row's key names
+        everything they depend on, the configuration included (a leaf's generalized summary is
+        a DAG of a thousand expressions)."""
+        states = row.get(DECODED_STATES)
+        if states is None:
+            states = row[DECODED_STATES] = [self.state_from_json(x) for x in row["exits"]]
         return states
 
     def record(self, block: Block, reduced: tuple, prec_key: Hashable, key: str, result: BlockResult,

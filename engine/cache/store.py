@@ -260,7 +260,8 @@ class CacheStore:
     DECODED_MAX_BYTES = 16_000_000  # of their JSON (a leaf's generalized summary is 33 KB)
 
     def get_block(self, key: str) -> dict[str, Any] | None:
-        """The block row of ``key``, decoded (callers must not change it: it may be shared)."""
+        """The block row of ``key``, decoded. It may be shared: callers must not change it, except
+        to keep what they decode from it under a key of their own starting with "_"."""
         with self._lock:
             try:
                 version = self.conn.execute("PRAGMA data_version").fetchone()[0]
