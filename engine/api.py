@@ -13,6 +13,7 @@ ones below, and nothing else.
 
 from __future__ import annotations
 
+from . import lazy_z3
 from .analysis import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
 from .frontend.preprocess import Preprocessing, PreprocessOptions
@@ -184,8 +185,9 @@ def warm_up() -> None:
     a process started ahead of need answers its first job without that cost."""
     import importlib
 
-    for module in ("z3", *(f"{__package__}.{m}" for m in ("verify", "report_file", "cache.store", "cfa.load"))):
+    for module in (f"{__package__}.{m}" for m in ("verify", "report_file", "cache.store", "cfa.load")):
         importlib.import_module(module)
+    lazy_z3.load()
     registry.analyses(registry.configuration(registry.DEFAULT))
 
 

@@ -158,3 +158,36 @@ def test_the_entry_point_skips_finalization_and_keeps_the_exit_status(tmp_path):
     assert r.returncode == 1 and "finalized" not in r.stderr
     assert r.stdout.rstrip().endswith("Property violation (unreach-call) found by chosen configuration.")
     assert "p.c:2:" in r.stdout  # the error path was printed in full before the exit
+
+
+_Z3_PROBE = """
+import sys
+sys.argv = ["cbam", *sys.argv[1:]]
+from cbam.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print("z3 imported:", "z3.z3" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_z3_is_imported_only_by_a_run_that_uses_it(tmp_path):
+    """A new process pays for importing z3 only when a run builds a formula: an explicit-value
+    proof does not; a FALSE, whose path z3 confirms, does, and gets its inputs."""
+    safe = tmp_path / "safe.c"
+    safe.write_text("extern void reach_error(void);\nint main(void) { int x = 2; if (x != 2) reach_error(); "
+                    "return 0; }\n")
+    bug = tmp_path / "bug.c"
+    bug.write_text("extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n"
+                   "int main(void) { int x = __VERIFIER_nondet_int(); if (x == 7) reach_error(); return 0; }\n")
+    runs = {}
+    for src in (safe, bug):
+        r = subprocess.run([sys.executable, "-c", _Z3_PROBE, "verify", str(src), "--no-cache", "--format", "json"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+        runs[src.name] = (json.loads(r.stdout), r.stderr)
+    report, err = runs["safe.c"]
+    assert report["verdict"] == "TRUE" and "z3 imported: False" in err
+    report, err = runs["bug.c"]
+    assert report["verdict"] == "FALSE" and "z3 imported: True" in err
+    assert report["violations"][0]["inputs"][0]["value"] == 7

@@ -28,6 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import z3
 
@@ -332,7 +333,7 @@ def key(node: CFANode) -> RelKey:
 
 
 # ---- solving --------------------------------------------------------------------------------
-Interpretation = tuple[z3.ExprRef, list[z3.ExprRef]]  # formula over placeholders, the placeholders
+Interpretation: TypeAlias = "tuple[z3.ExprRef, list[z3.ExprRef]]"  # formula over placeholders, the placeholders
 
 
 def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False) -> HornOutcome:

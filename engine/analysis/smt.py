@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from .. import lazy_z3
 from ..cfa.builder import ENTRY_OBJECT
 from ..cfa.cfa import Program
 from ..cfa.ctype import ArrayType, CType, FunctionType, IntType, PointerType, StructType
@@ -57,7 +58,17 @@ def fresh_context() -> Iterator[None]:
     """One run's solver calls in a z3 context of their own. z3's heuristics follow its terms'
     internal ids, so in a shared context an interpolant, and with it a verdict, depended on
     which runs came before in the process (a server worker, a CLI run over several files): a
-    result must be a function of its input alone. Runs are sequential within a process."""
+    result must be a function of its input alone. Runs are sequential within a process.
+
+    While z3 is not imported (lazy_z3), a run that never needs it does not import it: z3
+    then makes its first context when the run first uses it, fresh all the same."""
+    if not lazy_z3.loaded():
+        try:
+            yield
+        finally:
+            if lazy_z3.loaded():
+                z3.z3._main_ctx = None  # the run's context: the next run makes its own
+        return
     old = z3.z3._main_ctx
     z3.z3._main_ctx = z3.Context()
     try:
