@@ -363,3 +363,71 @@ def test_blocks_finished_before_a_timeout_are_kept(tmp_path, store):
     second, seen = _blocks_analysed(TIMES_OUT, p, store, timeout=3, config="value")
     assert second.verdict == "UNKNOWN" and second.statistics.summary_hits >= 2
     assert seen[:2] == ["__cbam_start", "main"] and seen[2] != "leaf"
+
+
+def test_an_entry_whose_reachable_code_is_unchanged_is_reused_without_revalidating_below_it(tmp_path, store):
+    """Early cutoff checks a stored entry's callee summaries one by one; when nothing the entry's
+    block can reach has changed (code, precision, excluded targets: its validity), they are what
+    they were, and the edit re-validates nothing below it."""
+    from cbam.engine.cache import blockcache
+
+    looked_up: list[str] = []
+    orig = blockcache.PersistentBlocks.lookup
+
+    def spy(self, bam, block, *a, **k):
+        looked_up.append(block.name)
+        return orig(self, bam, block, *a, **k)
+
+    p = tmp_path / "p.c"
+    run(PROGRAM, p, store)
+    edited = PROGRAM.replace("return y * 2;", "return y * 2 + 1;")  # other's summary changes: main is analysed
+    blockcache.PersistentBlocks.lookup = spy
+    try:
+        result, seen = _blocks_analysed(edited, p, store)
+    finally:
+        blockcache.PersistentBlocks.lookup = orig
+    assert result.verdict == "FALSE" and result.verdict == run(edited, tmp_path / "q.c", None).verdict
+    assert "main" in seen and "mid" not in seen and "leaf" not in seen
+    assert "mid" in looked_up and "leaf" not in looked_up  # mid's entry holds as it is
+    # leaf changes below mid: mid's entry is validated callee by callee again, and mid re-analysed.
+    deeper = edited.replace("return x; }", "return x + 1; }")
+    looked_up.clear()
+    blockcache.PersistentBlocks.lookup = spy
+    try:
+        result, seen = _blocks_analysed(deeper, p, store)
+    finally:
+        blockcache.PersistentBlocks.lookup = orig
+    assert "leaf" in looked_up and {"leaf", "mid"} <= set(seen)
+    assert result.verdict == "FALSE" and result.violations[0].to_json()["inputs"] == \
+        run(deeper, tmp_path / "r.c", None).violations[0].to_json()["inputs"]
+
+
+def test_validity_names_the_code_precision_and_excluded_targets_below_the_block(tmp_path, store):
+    """What lets a stored entry skip validating its callees must change with anything its
+    callees' results depend on, and with nothing else."""
+    from cbam.engine.analysis.blocks import build_blocks
+    from cbam.engine.analysis.value.precision import ValuePrecision
+    from cbam.engine.cache.blockcache import PersistentBlocks
+    from cbam.engine.cfa.callgraph import CallGraph
+    from cbam.engine.verify import make_cpa
+
+    def validity(src: str, prec: ValuePrecision, excluded: list[str] = ()) -> str:
+        p = tmp_path / "p.c"
+        p.write_text(src)
+        program = load_program(str(p), options=PreprocessOptions(data_model="LP64"))
+        blocks = build_blocks(program, CallGraph.of(program))
+        cpa = make_cpa(program, "value", blocks)
+        pb = PersistentBlocks(store, program, cpa, blocks, VerifyOptions(config="value"), str(p))
+        nodes = {id(n): n for f in excluded for n in program.function_of_name(f).canonical_nodes() if n.error}
+        nodes |= {id(n): n for f in excluded for n in program.function_of_name(f).canonical_nodes()[:1]}
+        return pb.validity(blocks["mid"], {"value": prec}, nodes)
+
+    none = ValuePrecision()
+    base = validity(PROGRAM, none)
+    assert validity(PROGRAM, ValuePrecision()) == base  # the same precision, another object
+    assert validity(PROGRAM.replace("return x; }", "return x + 0; }"), none) != base  # leaf, below mid
+    assert validity(PROGRAM.replace("return y * 2;", "return y + y;"), none) == base  # other: not below mid
+    assert validity(PROGRAM, ValuePrecision(scoped={"leaf": frozenset({"leaf::x"})})) != base
+    assert validity(PROGRAM, ValuePrecision(scoped={"other": frozenset({"other::y"})})) == base
+    assert validity(PROGRAM, none, ["leaf"]) != base
+    assert validity(PROGRAM, none, ["other"]) == base

@@ -243,7 +243,7 @@ class BAM:
         result = BlockResult(ARGState(reduced), exits, [], False, 0, store_key)
         self.cache[key] = result
         if self.persistent is not None and store_key is not None:
-            self.persistent.record(block, reduced, key[2], store_key, result, [], 0.0)
+            self.persistent.record(block, reduced, prec, key[2], store_key, result, [], 0.0)
         return result
 
     def analyse(self, block: Block, reduced: tuple, prec: dict) -> BlockResult:
@@ -342,7 +342,7 @@ class BAM:
             if traces:
                 self.persistent.record_target_level(block, reduced, store_key, level.consumed)
             else:
-                self.persistent.record(block, reduced, key[2], store_key, result, level.consumed,
+                self.persistent.record(block, reduced, prec, key[2], store_key, result, level.consumed,
                                        time.monotonic() - t0, self.excluded_targets)
         return result
 

@@ -87,6 +87,8 @@ class PersistentBlocks:
         self.fresh: dict[str, dict] = {}  # key -> row, written at the end of a run
         self.loaded: set[str] = set()
         self._digests: dict[tuple, tuple[list[tuple], str]] = {}
+        self._validity: dict[tuple, tuple[tuple, str]] = {}
+        self._reach: dict[str, list[str]] = {}
 
     # ---- state encoding ---------------------------------------------------------------
     def state_json(self, state: tuple) -> Any:
@@ -109,6 +111,29 @@ class PersistentBlocks:
             return []
         return sorted((n.function, self._fps.get(n.function), n.canon) for n in excluded.values()
                       if n.function in block.functions)
+
+    def validity(self, block: Block, prec: dict, excluded: dict[int, CFANode] | None) -> str:
+        """Everything the callee results a block's analysis consumed are a function of: the code
+        of every function it can reach (the call graph has every call, those through pointers
+        included) in the run's analysis context, the precision of every block there, and the
+        error locations excluded there. A stored entry recorded under the same validity
+        consumed exactly the results a new validation of its callees would compute, so it is
+        valid without one: an edit elsewhere re-validates nothing below this block.
+        Precisions are immutable (refinement makes new ones), so their ids identify them
+        while the memo holds them."""
+        values = tuple(prec.values())
+        memo_key = (block.name, tuple(map(id, values)), tuple(sorted(excluded)) if excluded else ())
+        hit = self._validity.get(memo_key)
+        if hit is None:
+            reach = self._reach.get(block.name)
+            if reach is None:
+                reach = self._reach[block.name] = sorted(self._cg.reachable(block.name))
+            precs = [_jsonable(self.cpa.precision_key(prec, self.blocks[g])) for g in reach if g in self.blocks]
+            inside = set(reach)
+            targets = sorted((n.function, self._fps.get(n.function), n.canon) for n in (excluded or {}).values()
+                             if n.function in inside)
+            hit = self._validity[memo_key] = (values, _h("validity", self.deep_key(block.name), precs, targets))
+        return hit[1]
 
     def deep_key(self, name: str) -> str | None:
         """The fingerprints of everything ``name`` can reach (None: no such function)."""
@@ -153,7 +178,10 @@ class PersistentBlocks:
             self.misses += 1
             return None
         dependent = False
-        for c in row["consumed"]:
+        consumed = row["consumed"]
+        if consumed and row.get("validity") is not None and row["validity"] == self.validity(block, prec, bam.excluded_targets):
+            consumed = []  # what it consumed is what its callees give now (validity)
+        for c in consumed:
             callee = self.blocks.get(c["callee"])
             if callee is None:
                 self.misses += 1
@@ -188,10 +216,12 @@ class PersistentBlocks:
             states = row[DECODED_STATES] = [self.state_from_json(x) for x in row["exits"]]
         return states
 
-    def record(self, block: Block, reduced: tuple, prec_key: Hashable, key: str, result: BlockResult,
+    def record(self, block: Block, reduced: tuple, prec: dict, prec_key: Hashable, key: str, result: BlockResult,
                consumed: list[dict], seconds: float, excluded: dict[int, CFANode] | None = None) -> None:
         if key in self.loaded or result.targets:
             return
+        # Results of an unfinished recursion hold for one iteration: checked one by one, always.
+        final = consumed and block.name not in self.recursive and not any(c.get("dependent") for c in consumed)
         exits = [self.state_json(e.state) for e in result.exits]
         fn = self.program.function_of_name(block.name)
         params = [p.split("::", 1)[1] for p in fn.params]
@@ -205,6 +235,7 @@ class PersistentBlocks:
             "key": key, "function": block.name, "fn_key": self.fn_keys[block.name], "config": self.config,
             "entry": self.state_json(reduced), "prec": _jsonable(prec_key), "exits": exits,
             "consumed": [] if block.name in self.recursive else consumed,
+            "validity": self.validity(block, prec, excluded) if final else None,
             "digest": self._digest_json(block, [self._as_exit(x) for x in exits]), "states": result.states, "seconds": round(seconds, 4),
         }
 

@@ -17,6 +17,9 @@ on, so that a hit is exactly what a fresh computation would give (as CPAchecker'
   one by one on reuse), its reduced entry state and precision, the analysis that computed it
   (``VerifyOptions.analysis_material``), the program-wide facts, and the error locations the
   search had already excluded inside it (a search for further violations prunes them);
+  its **validity** (``PersistentBlocks.validity``: the code, precision and excluded targets
+  of everything the block can reach) says when the callee summaries it consumed are
+  certainly what they were, so that they need no check one by one;
 * a **counterexample certificate** depends on the file, its entry point and every option that
   decides the path; a **learned precision** (a hint, never an answer) is kept per file,
   configuration and entry point.

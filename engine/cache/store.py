@@ -33,14 +33,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-SCHEMA_VERSION = "10"
+SCHEMA_VERSION = "11"  # 11: blocks.validity (blockcache.PersistentBlocks.validity)
 DB_NAME = "summaries.sqlite"
 
 # Each table's columns, in the order they are written and checksummed. Every table also has
 # `checksum` (over these columns) and `created` (when the row was written).
 _COLUMNS: dict[str, tuple[str, ...]] = {
     "blocks": ("key", "function", "fn_key", "config", "entry", "prec", "exits", "consumed", "digest", "states",
-               "seconds", "files", "pruned", "rendered"),
+               "seconds", "files", "pruned", "rendered", "validity"),
     "precisions": ("file", "config", "value"),
     "results": ("key", "file", "verdict", "payload"),
     "sources": ("key", "result_key", "file", "payload"),
@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS blocks (
     files TEXT NOT NULL,
     pruned INTEGER NOT NULL,
     rendered TEXT NOT NULL,
+    validity TEXT,
     checksum TEXT NOT NULL,
     created REAL NOT NULL
 );
@@ -308,7 +309,7 @@ class CacheStore:
             self._write([self._insert("blocks", (
                 r["key"], r["function"], r["fn_key"], r["config"], json.dumps(r["entry"]), json.dumps(r["prec"]),
                 json.dumps(r["exits"]), json.dumps(r["consumed"]), r["digest"], r["states"], r["seconds"], files,
-                int(r.get("pruned", False)), json.dumps(r.get("rendered", {}))))
+                int(r.get("pruned", False)), json.dumps(r.get("rendered", {})), r.get("validity")))
                 for r in rows])
 
     def predecode(self, stop: Callable[[], bool]) -> bool:
