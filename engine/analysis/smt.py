@@ -60,21 +60,16 @@ def fresh_context() -> Iterator[None]:
     which runs came before in the process (a server worker, a CLI run over several files): a
     result must be a function of its input alone. Runs are sequential within a process.
 
-    While z3 is not imported (lazy_z3), a run that never needs it does not import it: z3
-    then makes its first context when the run first uses it, fresh all the same."""
-    if not lazy_z3.loaded():
-        try:
-            yield
-        finally:
-            if lazy_z3.loaded():
-                z3.z3._main_ctx = None  # the run's context: the next run makes its own
-        return
-    old = z3.z3._main_ctx
-    z3.z3._main_ctx = z3.Context()
+    The context is made when the run first uses z3 (z3 makes its main context on demand), so
+    a run that needs no solver neither imports z3 (lazy_z3) nor pays for a context."""
+    old = z3.z3._main_ctx if lazy_z3.loaded() else None
+    if old is not None:
+        z3.z3._main_ctx = None
     try:
         yield
     finally:
-        z3.z3._main_ctx = old
+        if lazy_z3.loaded():
+            z3.z3._main_ctx = old
 
 
 def set_deadline(deadline: float | None) -> None:
