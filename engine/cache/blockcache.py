@@ -89,6 +89,7 @@ class PersistentBlocks:
         self._digests: dict[tuple, tuple[list[tuple], str]] = {}
         self._validity: dict[tuple, tuple[tuple, str]] = {}
         self._reach: dict[str, list[str]] = {}
+        self._prec_digests: dict[tuple, tuple[tuple, str]] = {}
 
     # ---- state encoding ---------------------------------------------------------------
     def state_json(self, state: tuple) -> Any:
@@ -128,11 +129,18 @@ class PersistentBlocks:
             reach = self._reach.get(block.name)
             if reach is None:
                 reach = self._reach[block.name] = sorted(self._cg.reachable(block.name))
-            precs = [_jsonable(self.cpa.precision_key(prec, self.blocks[g])) for g in reach if g in self.blocks]
+            precs = [self._precision_digest(g, prec, values) for g in reach if g in self.blocks]
             inside = set(reach)
             targets = sorted((n.function, self._fps.get(n.function), n.canon) for n in (excluded or {}).values()
                              if n.function in inside)
             hit = self._validity[memo_key] = (values, _h("validity", self.deep_key(block.name), precs, targets))
+        return hit[1]
+
+    def _precision_digest(self, name: str, prec: dict, values: tuple) -> str:
+        memo_key = (name, tuple(map(id, values)))
+        hit = self._prec_digests.get(memo_key)
+        if hit is None:
+            hit = self._prec_digests[memo_key] = (values, _h(_jsonable(self.cpa.precision_key(prec, self.blocks[name]))))
         return hit[1]
 
     def deep_key(self, name: str) -> str | None:
