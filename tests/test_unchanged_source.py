@@ -27,11 +27,12 @@ int main(void) {
 # Runs the CLI in a fresh interpreter and reports which heavy modules it imported: the engine's,
 # and standard modules that cost milliseconds of a start-up measured in tens of them (shutil
 # through argparse's help formatter, typing, hashlib's OpenSSL, dataclasses and the inspect module it loads).
+# "z3.z3" is the real z3: the name "z3" alone may be the engine's stand-in (engine/lazy_z3.py).
 _PROBE = """
 import json, sys
 from cbam.cli import main
 rc = main(sys.argv[1:])
-heavy = ("pycparser", "z3", "cbam.engine.cfa.builder", "shutil", "typing", "hashlib", "dataclasses", "inspect")
+heavy = ("pycparser", "z3.z3", "cbam.engine.cfa.builder", "shutil", "typing", "hashlib", "dataclasses", "inspect")
 print(json.dumps({"rc": rc, "heavy": sorted(m for m in heavy if m in sys.modules)}), file=sys.stderr)
 """
 
