@@ -129,7 +129,10 @@ async def _verify_document(ls: CbamServer, state: DocState, job_id: int, entry: 
         if not ls.progress_support or state.job_id != job_id:
             return
         try:
-            await ls.work_done_progress.create_async(token)
+            # Shielded: a job that ends while the client answers cancels this task, and a
+            # cancelled request future makes pygls fail on the late answer ("Unable to handle
+            # message"), which the client logs as an error.
+            await asyncio.shield(ls.work_done_progress.create_async(token))
         except Exception:
             return
         ls.token_jobs[token] = (uri, job_id)
