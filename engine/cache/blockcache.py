@@ -108,10 +108,13 @@ class PersistentBlocks:
         return _h(*parts)
 
     def _excluded_inside(self, block: Block, excluded: dict[int, CFANode] | None) -> list:
+        return self._excluded_in(block.functions, excluded)
+
+    def _excluded_in(self, functions, excluded: dict[int, CFANode] | None) -> list:
         if not excluded:
             return []
         return sorted((n.function, self._fps.get(n.function), n.canon) for n in excluded.values()
-                      if n.function in block.functions)
+                      if n.function in functions)
 
     def validity(self, block: Block, prec: dict, excluded: dict[int, CFANode] | None) -> str:
         """Everything the callee results a block's analysis consumed are a function of: the code
@@ -130,9 +133,7 @@ class PersistentBlocks:
             if reach is None:
                 reach = self._reach[block.name] = sorted(self._cg.reachable(block.name))
             precs = [self._precision_digest(g, prec, values) for g in reach if g in self.blocks]
-            inside = set(reach)
-            targets = sorted((n.function, self._fps.get(n.function), n.canon) for n in (excluded or {}).values()
-                             if n.function in inside)
+            targets = self._excluded_in(set(reach), excluded)
             hit = self._validity[memo_key] = (values, _h("validity", self.deep_key(block.name), precs, targets))
         return hit[1]
 
