@@ -69,6 +69,10 @@ def one_sequence(seed: int, timeout: float) -> dict:
                 elif inc["verdict"] != "UNKNOWN" and fresh["verdict"] == "UNKNOWN":
                     out["stronger"] += 1
                 problem = selfcheck.compare(inc, fresh, mode != "first")
+                if problem is None and inc["statistics"].get("cache_inconsistency"):
+                    # The answer is right (computed again without the cache), but an entry was not
+                    # what its key promised, or was kept for a build it does not fit.
+                    problem = "a cache entry did not reproduce: " + "; ".join(inc["warnings"])
                 if problem is not None:
                     out["mismatches"].append({"step": i, "edit": step, "problem": problem, "source": src,
                                               "detail": str(selfcheck.failure(problem, inc, fresh))})

@@ -98,6 +98,7 @@ def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult
                 result = _verify_program(program, opts._replace(cache=None), time.monotonic())
             result.warnings.append(f"cbam: note: {exc} from the summary cache; the entry was removed and "
                                    "this result was computed without the cache")
+            result.statistics.cache_inconsistency = True
             return result
     except Exception as exc:  # a bug in cbam: an answer without a verdict, never a crash
         if os.environ.get("CBAM_DEBUG"):

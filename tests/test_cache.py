@@ -271,6 +271,18 @@ def test_predecode_decodes_what_was_written_and_stops_when_asked(tmp_path):
     assert s.predecode(stop=lambda: False) is True  # nothing new
 
 
+def test_what_the_writer_decoded_is_kept_with_the_decoded_row_only(tmp_path):
+    """The run that stores a block holds its exit states already: the store keeps them (a row's
+    "_" entries) with the row it decodes, in this process; they are never written."""
+    s = CacheStore(tmp_path / "c")
+    held = object()
+    s.put_blocks([_row("a", 1) | {"_states": held}, _row("b", 2) | {"_states": held}], "f.c")
+    assert s.get_block("a")["_states"] is held  # looked up before the worker predecoded it
+    assert s.predecode(stop=lambda: False) is True
+    assert s.get_block("b")["_states"] is held and s.get_block("b")["exits"] == [[["y", 2]]]
+    assert "_states" not in CacheStore(tmp_path / "c").get_block("a")  # another process decodes
+
+
 def _writer(directory: str, worker: int, n: int) -> None:
     s = CacheStore(directory)
     for i in range(n):
@@ -431,3 +443,87 @@ def test_validity_names_the_code_precision_and_excluded_targets_below_the_block(
     assert validity(PROGRAM, ValuePrecision(scoped={"other": frozenset({"other::y"})})) == base
     assert validity(PROGRAM, none, ["leaf"]) != base
     assert validity(PROGRAM, none, ["other"]) == base
+
+
+SHIFTED = """
+extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "p.c", 3, "reach_error"); }
+int leaf(int x) { if (x > 10) return 10; return x; }
+int mid(int x) { int r = leaf(x); if (x < 0) r = -r; return r + 1; }
+int other(int y) { return y * FACTOR; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int a = mid(n);
+  int b = other(a);
+  if (b > 6) reach_error();
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("editor", [False, True])
+def test_summaries_kept_decoded_follow_an_edit_that_moves_their_function(tmp_path, store, editor):
+    """A long-lived process keeps stored exits decoded, and their locations are nodes of the
+    build they were decoded for. A line added above a function rebuilds it with new nodes; an
+    error path rebuilt through its cached summary must then find its exits (it once reported
+    the summary as not reproducible, dropped it and answered without the cache)."""
+    kw = {"max_violations": 20, "extra_search_after_violation": 1.0} if editor else {}
+    p = tmp_path / "p.c"
+    steps = [SHIFTED.replace("FACTOR", "2"), SHIFTED.replace("FACTOR", "3"),
+             "/* moved */\n" + SHIFTED.replace("FACTOR", "4"), SHIFTED.replace("FACTOR", "5")]
+    for i, src in enumerate(steps):
+        cached = run(src, p, store, **kw)
+        scratch = run(src, tmp_path / "scratch.c", None, **kw)
+        assert not cached.statistics.cache_inconsistency, (i, cached.warnings)
+        assert cached.verdict == scratch.verdict == "FALSE"
+        assert [v.range.line for v in cached.violations] == [v.range.line for v in scratch.violations]
+        if i:
+            assert cached.statistics.summary_hits > 0  # mid's summary came from the cache
+
+
+TWO_SUBTREES = """
+extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "p.c", 3, "reach_error"); }
+int leaf1(int x) { if (x > 10) return 10; return x; }
+int leaf2(int x) { if (x > 20) return 20; return x; }
+int a(int x) { return leaf1(x) + 1; }
+int b(int x) { return leaf2(x) + leaf2(x + 1); }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int r = a(3) + b(4);
+  if (r == 13 && n == 7) reach_error();
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("editor", [False, True])
+def test_consumed_callees_whose_reachable_code_is_unchanged_are_not_called_again(tmp_path, store, editor):
+    """A stored entry (or a certificate level) whose own validity changed checks the callee
+    results it consumed; those whose validity is unchanged are what they were, so only the
+    subtree the edit is in is looked up again."""
+    from cbam.engine.cache import blockcache
+
+    kw = {"max_violations": 20, "extra_search_after_violation": 1.0} if editor else {}
+    looked_up: list[str] = []
+    orig = blockcache.PersistentBlocks.lookup
+
+    def spy(self, bam, block, *a, **k):
+        looked_up.append(block.name)
+        return orig(self, bam, block, *a, **k)
+
+    p = tmp_path / "p.c"
+    cold = run(TWO_SUBTREES, p, store, **kw)
+    assert cold.verdict == "FALSE"
+    edited = TWO_SUBTREES.replace("return 20; return x;", "return 20; return x + 0;")  # leaf2, same summary
+    blockcache.PersistentBlocks.lookup = spy
+    try:
+        result = run(edited, p, store, **kw)
+    finally:
+        blockcache.PersistentBlocks.lookup = orig
+    scratch = run(edited, tmp_path / "q.c", None, **kw)
+    assert "leaf2" in looked_up and "a" not in looked_up and "leaf1" not in looked_up, looked_up
+    assert [v.to_json()["inputs"] for v in result.violations] == [v.to_json()["inputs"] for v in scratch.violations]
+    assert [v.range.line for v in result.violations] == [v.range.line for v in scratch.violations]

@@ -86,6 +86,7 @@ def compare_along_edits(prog: Prog, edit_list: list, config: str, mode: str, sam
                 problem = selfcheck.compare(inc, fresh, mode != "first")
                 assert problem is None, f"{problem} after edit {step} ({config}, {mode}):\n{src}\n" + str(
                     selfcheck.failure(problem, inc, fresh))
+                assert not inc["statistics"]["cache_inconsistency"], f"{inc['warnings']} after edit {step}:\n{src}"
                 verdicts.append((inc["verdict"], fresh["verdict"]))
         finally:
             store.close()

@@ -406,7 +406,8 @@ class BAM:
                     reduced = cpa.reduce(entry, cblock, prec)
                     res, exits = self.call(cblock, reduced, prec)
                     if self.persistent is not None and not res.targets and self.stack:
-                        self.stack[-1].consumed.append(self.persistent.consumption(cblock, reduced, res, exits))
+                        self.stack[-1].consumed.append(self.persistent.consumption(
+                            cblock, reduced, res, exits, prec, self.excluded_targets))
                     live = [t for t in res.targets if id(t.state.location) not in self.excluded_targets]
                     if live:
                         out.targets = [TargetTrace(t.state, ((s, res.root),) + t.chain) for t in live]

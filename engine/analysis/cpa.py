@@ -158,6 +158,13 @@ class CompositeCPA:
     def location(self, state: tuple) -> CFANode:
         return state[0]
 
+    def relocated(self, state: tuple) -> tuple:
+        """The state at the same location of the current program: a state kept from an earlier
+        build of its function (which a line shift rebuilds with new nodes) is at a node that
+        no edge of this program reaches, and node identity is what states compare by."""
+        loc = self.components[0]
+        return (loc.from_json(loc.to_json(state[0])), *state[1:])
+
     def initial(self, node: CFANode) -> tuple:
         return tuple(c.initial(node) for c in self.components)
 

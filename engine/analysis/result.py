@@ -98,6 +98,9 @@ class Statistics:
     decided_by: str = ""
     unwinding_depth: int = 0  # the recursion depth CPArec ended at (--config cparec)
     induction_k: int = 0  # the k of a k-induction proof
+    # An entry of the persistent cache did not reproduce when its path was rebuilt: the entry was
+    # removed and the answer computed without the cache (a cache bug; differential tests count it).
+    cache_inconsistency: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -195,6 +195,8 @@ class PersistentBlocks:
             if callee is None:
                 self.misses += 1
                 return None
+            if self.unchanged(callee, c, prec, bam.excluded_targets):
+                continue
             try:
                 entry = self.state_from_json(c["entry"])
             except (KeyError, IndexError, TypeError, ValueError):
@@ -206,7 +208,7 @@ class PersistentBlocks:
                 return None
             dependent |= res.dependent
         try:
-            states = self._exits_of(row)
+            states = self._exits_of(row, block)
         except (KeyError, IndexError, TypeError, ValueError):
             self.misses += 1
             return None
@@ -215,14 +217,22 @@ class PersistentBlocks:
         origin = (block.name, reduced)
         return [ARGState(s, origin=origin) for s in states], dependent
 
-    def _exits_of(self, row: dict) -> list[tuple]:
+    def _exits_of(self, row: dict, block: Block) -> list[tuple]:
         """The row's exit states, decoded once per decoded row: the store keeps that row (and
         bounds what it keeps) while it holds, the states are immutable, and the row's key names
         everything they depend on, the configuration included (a leaf's generalized summary is
-        a DAG of a thousand expressions)."""
-        states = row.get(DECODED_STATES)
-        if states is None:
-            states = row[DECODED_STATES] = [self.state_from_json(x) for x in row["exits"]]
+        a DAG of a thousand expressions). Except their location: a node of the build of the
+        function they were decoded for, so they are kept with that build, and moved to the
+        current one when it is another (an edit above the function moved its lines)."""
+        fn = self.program.function_of_name(block.name)
+        held = row.get(DECODED_STATES)
+        if held is not None and held[0] is fn:
+            return held[1]
+        if held is not None:
+            states = [self.cpa.relocated(s) for s in held[1]]
+        else:
+            states = [self.state_from_json(x) for x in row["exits"]]
+        row[DECODED_STATES] = (fn, states)
         return states
 
     def record(self, block: Block, reduced: tuple, prec: dict, prec_key: Hashable, key: str, result: BlockResult,
@@ -246,12 +256,15 @@ class PersistentBlocks:
             "consumed": [] if block.name in self.recursive else consumed,
             "validity": self.validity(block, prec, excluded) if final else None,
             "digest": self._digest_json(block, [self._as_exit(x) for x in exits]), "states": result.states, "seconds": round(seconds, 4),
+            # Kept with the row once stored (CacheStore), for this build of the function (_exits_of).
+            DECODED_STATES: (fn, [e.state for e in result.exits]),
         }
 
     def consumption(self, callee: Block, reduced: tuple, result: BlockResult,
-                    exits: list[tuple[ARGState, tuple]]) -> dict:
+                    exits: list[tuple[ARGState, tuple]], prec: dict, excluded: dict[int, CFANode] | None) -> dict:
         """A callee summary a block used: the call's reduced entry and digests of the exits as
-        that call saw them (a generalized summary may change while its instances do not)."""
+        that call saw them (a generalized summary may change while its instances do not), and
+        the callee's validity then (a final result only)."""
         seen = [x for _, x in exits]
         out = {"callee": callee.name, "entry": self.state_json(reduced), "digest": self.digest(callee, seen),
                "ordered": self.ordered_digest(callee, seen)}
@@ -259,7 +272,16 @@ class PersistentBlocks:
             # An unfinished recursion's summary so far: the same code yields it in the same iteration.
             out["dependent"] = True
             out["deep"] = self.deep_key(callee.name)
+        elif callee.name not in self.recursive:  # as for a stored entry's own validity (record)
+            out["validity"] = self.validity(callee, prec, excluded)
         return out
+
+    def unchanged(self, callee: Block, consumed: dict, prec: dict, excluded: dict[int, CFANode] | None) -> bool:
+        """Whether a consumed callee result is what calling it again would give, without calling
+        it: the call's entry is the recorded one, and its validity (everything else the result
+        is a function of) is the same."""
+        recorded = consumed.get("validity")
+        return recorded is not None and recorded == self.validity(callee, prec, excluded)
 
     def record_target_level(self, block: Block, reduced: tuple, key: str, consumed: list[dict]) -> None:
         self.target_levels.append({"function": block.name, "key": key, "entry": self.state_json(reduced),

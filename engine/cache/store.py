@@ -124,7 +124,9 @@ class CacheStore:
         self._decoded: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._decoded_bytes = 0  # their stored JSON's length, as a measure of their memory
         self._decoded_version: int | None = None
-        self._written: OrderedDict[str, None] = OrderedDict()  # block keys put since the last predecode
+        # Block keys put since the last predecode, with what the writer had decoded of each row
+        # (its "_" entries: the run that wrote it holds its exit states already).
+        self._written: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.dir.mkdir(parents=True, exist_ok=True)
         self.conn = self._open()
 
@@ -277,6 +279,8 @@ class CacheStore:
         rows = self._rows("blocks", "key = ?", (key,))
         block = self._block(rows[0]) if rows else None
         if block is not None:
+            with self._lock:
+                block.update(self._written.get(key, {}))
             block["_bytes"] = sum(len(rows[0][c]) for c in ("entry", "exits", "consumed", "rendered"))
             with self._lock:
                 old = self._decoded.pop(key, None)
@@ -302,7 +306,7 @@ class CacheStore:
             with self._lock:
                 for r in rows:
                     self._forget_decoded(r["key"])
-                    self._written[r["key"]] = None
+                    self._written[r["key"]] = {k: v for k, v in r.items() if k.startswith("_")}
                 while len(self._written) > self.DECODED_MAX:
                     self._written.popitem(last=False)
             files = json.dumps([file] if file else [])
@@ -321,14 +325,16 @@ class CacheStore:
                 if not self._written:
                     return True
                 key = next(iter(self._written))
-                del self._written[key]
             self.get_block(key)
+            with self._lock:
+                self._written.pop(key, None)
             if stop():
                 return False
 
     def delete_block(self, key: str) -> None:
         with self._lock:
             self._forget_decoded(key)
+            self._written.pop(key, None)
         self._write([("DELETE FROM blocks WHERE key = ?", (key,))])
 
     def blocks_for_function(self, name: str, fn_key: str | None = None) -> list[dict[str, Any]]:
