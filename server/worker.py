@@ -52,6 +52,11 @@ class Verified:
 
     report: Any  # engine.report_file.FileReport (typed; the engine is not imported here)
     cache_dir: str | None
+    # The same job gets exactly this answer again while the headers the preprocessor read are
+    # as they were then (``headers``: their modification time and size; the source's text is
+    # the job's): a complete result, which the engine's cache keys.
+    repeatable: bool = False
+    headers: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -83,7 +88,6 @@ def worker_main(conn: Connection) -> None:
     else:
         broken = None
     stores: dict = {}
-    answers = _Answers()
     settled = _settle_memory()
     while True:
         if not conn.poll(_IDLE_SECONDS):
@@ -97,11 +101,7 @@ def worker_main(conn: Connection) -> None:
         if broken is not None:
             conn.send(("error", job.id, broken))
             continue
-        repeated = answers.get(job)
-        if repeated is not None:
-            conn.send(("done", job.id, repeated))
-            continue
-        _run_job(conn, job, stores, answers)
+        _run_job(conn, job, stores)
         if gc.get_freeze_count() - settled > _UNSETTLED_MAX:
             gc.unfreeze()  # jobs back to back for long: the collector sees everything again
         else:
@@ -131,14 +131,17 @@ def _settle_memory() -> int:
     return gc.get_freeze_count()
 
 
+_MTIME_MARGIN_NS = 50_000_000
+
+
 class _Answers:
     """The last answer per document, with what it was computed from: the text, the settings,
-    the compile flags, and the size and modification time of every file the preprocessor read.
-    A job with all of them unchanged (a save without an edit) gets that answer again without
-    running even the preprocessor: it is exactly what a new run would compute."""
+    the compile flags, and the size and modification time of every header the preprocessor
+    read. A job with all of them unchanged (a save without an edit) gets that answer again
+    without a round trip to the worker process: it is exactly what a new run would compute."""
 
     def __init__(self) -> None:
-        self._by_uri: dict[str, tuple[tuple, dict[str, tuple[int, int]], Verified]] = {}
+        self._by_uri: dict[str, tuple[tuple, Verified]] = {}
 
     @staticmethod
     def _key(job: Job) -> tuple:
@@ -147,14 +150,14 @@ class _Answers:
     def get(self, job: Job) -> Verified | None:
         """The last answer, marked as coming from the cache (nothing was computed for it)."""
         got = self._by_uri.get(job.uri)
-        if got is None or not job.use_cache or got[0] != self._key(job) or _stats(got[1]) != got[1]:
+        if got is None or not job.use_cache or got[0] != self._key(job) or _stats(got[1].headers) != got[1].headers:
             return None
-        report = got[2].report
-        return Verified(replace(report, result=replace(report.result, source="cache")), got[2].cache_dir)
+        report = got[1].report
+        return replace(got[1], report=replace(report, result=replace(report.result, source="cache")))
 
-    def put(self, job: Job, files: list[str], answer: Verified) -> None:
-        """``files``: what the preprocessor read for the job (api.source_files)."""
-        self._by_uri[job.uri] = (self._key(job), _stats(dict.fromkeys([job.path, *files], (0, 0))), answer)
+    def put(self, job: Job, answer: Verified) -> None:
+        if answer.repeatable:
+            self._by_uri[job.uri] = (self._key(job), answer)
 
 
 def _stat(path: str) -> tuple[int, int]:
@@ -169,7 +172,7 @@ def _stats(files: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
     return {f: _stat(f) for f in files}
 
 
-def _run_job(conn: Connection, job: Job, stores: dict, answers: _Answers) -> None:
+def _run_job(conn: Connection, job: Job, stores: dict) -> None:
     from cbam.engine import api
 
     s = job.settings
@@ -195,7 +198,13 @@ def _run_job(conn: Connection, job: Job, stores: dict, answers: _Answers) -> Non
                                    force_includes=list(flags.force_includes), std=flags.std,
                                    data_model=s.data_model)
         # Preprocessed apart from parsing, so that a failure says which of the two it was.
+        started = time.time_ns()
         preprocessed = api.preprocess(job.path, job.text, pp)
+        headers = _stats(dict.fromkeys(f for f in api.source_files(preprocessed) if f != job.path))
+        # A header written after the preprocessor started may have been read before or after the
+        # write; its stat then says nothing about what was read (file times lag the clock by up
+        # to a tick, hence the margin).
+        settled_headers = all(st[0] < started - _MTIME_MARGIN_NS for st in headers.values())
         phase = "parse"
         if job.use_cache and s.cache:
             if s.cache_dir not in stores:
@@ -213,11 +222,9 @@ def _run_job(conn: Connection, job: Job, stores: dict, answers: _Answers) -> Non
 
         report = api.verify_entries(job.path, text=job.text, preprocess=pp, entries=entries, options=opts,
                                     preprocessed=preprocessed, on_partial=partial)
-        answer = Verified(report, cache_dir)
-        conn.send(("done", job.id, answer))
         r = report.result
-        if not r.partial and r.cache_key is not None:  # what the engine's cache would answer again
-            answers.put(job, api.source_files(preprocessed), answer)
+        repeatable = settled_headers and not r.partial and r.cache_key is not None
+        conn.send(("done", job.id, Verified(report, cache_dir, repeatable, headers)))
     except api.FrontendError as exc:
         conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
     except MemoryError:
@@ -240,6 +247,7 @@ class Worker:
         # Jobs killed on purpose: their end is a cancellation, not a crash. A set, not the
         # last id, because the next job may start before the killed one notices its end.
         self._killed: set[int] = set()
+        self.answers = _Answers()
 
     def start(self) -> Worker:
         """Start the process now (it imports the engine while nothing waits for it)."""
@@ -260,6 +268,15 @@ class Worker:
     def run(self, job: Job, on_progress, time_limit: float, on_partial=None) -> JobOutcome:
         """``on_progress(states)``: a tick while the job runs; ``on_partial(Verified)``: a violation
         confirmed while the search for further ones goes on (called on this thread)."""
+        repeated = self.answers.get(job)
+        if repeated is not None:  # a save without an edit: not even a round trip to the process
+            return JobOutcome("done", repeated)
+        outcome = self._run(job, on_progress, time_limit, on_partial)
+        if isinstance(outcome.answer, Verified):
+            self.answers.put(job, outcome.answer)
+        return outcome
+
+    def _run(self, job: Job, on_progress, time_limit: float, on_partial) -> JobOutcome:
         with self.lock:
             self._ensure()
             assert self.conn is not None and self.proc is not None

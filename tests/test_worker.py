@@ -3,10 +3,12 @@ job's process survives however the two jobs' ends interleave."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
 
+import pytest
 from cbam.server.settings import validate
 from cbam.server.worker import Job, Rejected, Verified, Worker
 
@@ -128,7 +130,10 @@ def test_an_unchanged_job_is_answered_again_until_an_included_file_changes(tmp_p
     try:
         first = worker.run(job(1), lambda _: None, 60)
         assert isinstance(first.answer, Verified) and first.answer.report.result.verdict == "TRUE"
+        run = worker._run
+        worker._run = lambda *a: pytest.fail("an unchanged job was sent to the worker process")  # type: ignore[method-assign]
         again = worker.run(job(2), lambda _: None, 60)
+        worker._run = run  # type: ignore[method-assign]
         assert again.answer.report.result.source == "cache"  # and says so: nothing was computed
         assert {**again.answer.report.result.to_json(), "source": "fresh"} == first.answer.report.result.to_json()
         header.write_text("#define LIMIT 4\n")
@@ -136,5 +141,25 @@ def test_an_unchanged_job_is_answered_again_until_an_included_file_changes(tmp_p
         assert changed.answer.report.result.verdict == "FALSE"  # the header's new value is seen
         fresh = worker.run(job(4, use_cache=False), lambda _: None, 60)  # "re-verify": never the memo
         assert fresh.answer.report.result.verdict == "FALSE" and fresh.answer.report.result.source == "fresh"
+    finally:
+        worker.shutdown()
+
+
+def test_an_answer_is_not_repeated_when_a_header_may_have_changed_while_it_was_read(tmp_path: Path) -> None:
+    """A header written after the preprocessor started may have been read before the write: its
+    stat then does not describe what the answer was computed from, so the answer is not kept."""
+    header = tmp_path / "limit.h"
+    header.write_text("#define LIMIT 3\n")
+    later = time.time() + 30
+    os.utime(header, (later, later))  # as if written while the job ran
+    src = tmp_path / "m.c"
+    text = '#include "limit.h"\nint main(void) { int x = LIMIT; return x; }\n'
+    src.write_text(text)
+    settings = validate({"timeout": 60, "config": "value", "cacheDir": str(tmp_path / "cache")})[0]
+    worker = Worker()
+    try:
+        first = worker.run(Job(src.as_uri(), str(src), text, 1, settings, id=1), lambda _: None, 60)
+        assert isinstance(first.answer, Verified) and not first.answer.repeatable
+        assert worker.answers.get(Job(src.as_uri(), str(src), text, 2, settings, id=2)) is None
     finally:
         worker.shutdown()
