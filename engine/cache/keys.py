@@ -19,7 +19,9 @@ on, so that a hit is exactly what a fresh computation would give (as CPAchecker'
   search had already excluded inside it (a search for further violations prunes them);
   its **validity** (``PersistentBlocks.validity``: the code, precision and excluded targets
   of everything the block can reach) says when the callee summaries it consumed are
-  certainly what they were, so that they need no check one by one;
+  certainly what they were, so that they need no check one by one; each consumed summary
+  (of a non-recursive callee, final) also records its callee's validity, so that a check
+  that does run skips the callees whose reach the edit did not touch;
 * a **counterexample certificate** depends on the file, its entry point and every option that
   decides the path; a **learned precision** (a hint, never an answer) is kept per file,
   configuration and entry point.
