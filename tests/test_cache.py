@@ -7,6 +7,8 @@ import multiprocessing
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -377,38 +379,41 @@ def test_blocks_finished_before_a_timeout_are_kept(tmp_path, store):
     assert seen[:2] == ["__cbam_start", "main"] and seen[2] != "leaf"
 
 
+@contextmanager
+def _looked_up() -> Iterator[list[str]]:
+    """The blocks the persistent cache is asked for, in order, while the context lasts."""
+    from cbam.engine.cache import blockcache
+
+    names: list[str] = []
+    orig = blockcache.PersistentBlocks.lookup
+
+    def spy(self, bam, block, *a, **k):
+        names.append(block.name)
+        return orig(self, bam, block, *a, **k)
+
+    blockcache.PersistentBlocks.lookup = spy  # type: ignore[method-assign]
+    try:
+        yield names
+    finally:
+        blockcache.PersistentBlocks.lookup = orig  # type: ignore[method-assign]
+
+
 def test_an_entry_whose_reachable_code_is_unchanged_is_reused_without_revalidating_below_it(tmp_path, store):
     """Early cutoff checks a stored entry's callee summaries one by one; when nothing the entry's
     block can reach has changed (code, precision, excluded targets: its validity), they are what
     they were, and the edit re-validates nothing below it."""
-    from cbam.engine.cache import blockcache
-
-    looked_up: list[str] = []
-    orig = blockcache.PersistentBlocks.lookup
-
-    def spy(self, bam, block, *a, **k):
-        looked_up.append(block.name)
-        return orig(self, bam, block, *a, **k)
-
     p = tmp_path / "p.c"
     run(PROGRAM, p, store)
     edited = PROGRAM.replace("return y * 2;", "return y * 2 + 1;")  # other's summary changes: main is analysed
-    blockcache.PersistentBlocks.lookup = spy
-    try:
+    with _looked_up() as looked_up:
         result, seen = _blocks_analysed(edited, p, store)
-    finally:
-        blockcache.PersistentBlocks.lookup = orig
     assert result.verdict == "FALSE" and result.verdict == run(edited, tmp_path / "q.c", None).verdict
     assert "main" in seen and "mid" not in seen and "leaf" not in seen
     assert "mid" in looked_up and "leaf" not in looked_up  # mid's entry holds as it is
     # leaf changes below mid: mid's entry is validated callee by callee again, and mid re-analysed.
     deeper = edited.replace("return x; }", "return x + 1; }")
-    looked_up.clear()
-    blockcache.PersistentBlocks.lookup = spy
-    try:
+    with _looked_up() as looked_up:
         result, seen = _blocks_analysed(deeper, p, store)
-    finally:
-        blockcache.PersistentBlocks.lookup = orig
     assert "leaf" in looked_up and {"leaf", "mid"} <= set(seen)
     assert result.verdict == "FALSE" and result.violations[0].to_json()["inputs"] == \
         run(deeper, tmp_path / "r.c", None).violations[0].to_json()["inputs"]
@@ -504,25 +509,13 @@ def test_consumed_callees_whose_reachable_code_is_unchanged_are_not_called_again
     """A stored entry (or a certificate level) whose own validity changed checks the callee
     results it consumed; those whose validity is unchanged are what they were, so only the
     subtree the edit is in is looked up again."""
-    from cbam.engine.cache import blockcache
-
     kw = {"max_violations": 20, "extra_search_after_violation": 1.0} if editor else {}
-    looked_up: list[str] = []
-    orig = blockcache.PersistentBlocks.lookup
-
-    def spy(self, bam, block, *a, **k):
-        looked_up.append(block.name)
-        return orig(self, bam, block, *a, **k)
-
     p = tmp_path / "p.c"
     cold = run(TWO_SUBTREES, p, store, **kw)
     assert cold.verdict == "FALSE"
     edited = TWO_SUBTREES.replace("return 20; return x;", "return 20; return x + 0;")  # leaf2, same summary
-    blockcache.PersistentBlocks.lookup = spy
-    try:
+    with _looked_up() as looked_up:
         result = run(edited, p, store, **kw)
-    finally:
-        blockcache.PersistentBlocks.lookup = orig
     scratch = run(edited, tmp_path / "q.c", None, **kw)
     assert "leaf2" in looked_up and "a" not in looked_up and "leaf1" not in looked_up, looked_up
     assert [v.to_json()["inputs"] for v in result.violations] == [v.to_json()["inputs"] for v in scratch.violations]
