@@ -14,6 +14,7 @@ import os
 import threading
 import time
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Any
@@ -168,7 +169,7 @@ def _stat(path: str) -> tuple[int, int]:
     return (st.st_mtime_ns, st.st_size)
 
 
-def _stats(files: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+def _stats(files: Iterable[str]) -> dict[str, tuple[int, int]]:
     return {f: _stat(f) for f in files}
 
 
@@ -200,7 +201,7 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
         # Preprocessed apart from parsing, so that a failure says which of the two it was.
         started = time.time_ns()
         preprocessed = api.preprocess(job.path, job.text, pp)
-        headers = _stats(dict.fromkeys(f for f in api.source_files(preprocessed) if f != job.path))
+        headers = _stats(f for f in api.source_files(preprocessed) if f != job.path)
         # A header written after the preprocessor started may have been read before or after the
         # write; its stat then says nothing about what was read (file times lag the clock by up
         # to a tick, hence the margin).

@@ -124,7 +124,7 @@ class CacheStore:
         self._decoded: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._decoded_bytes = 0  # their stored JSON's length, as a measure of their memory
         self._decoded_version: int | None = None
-        # Block keys put since the last predecode, with what the writer had decoded of each row
+        # Block keys put and not decoded since, with what the writer had decoded of each row
         # (its "_" entries: the run that wrote it holds its exit states already).
         self._written: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -280,7 +280,7 @@ class CacheStore:
         block = self._block(rows[0]) if rows else None
         if block is not None:
             with self._lock:
-                block.update(self._written.get(key, {}))
+                block.update(self._written.pop(key, {}))  # decoded now: predecode need not
             block["_bytes"] = sum(len(rows[0][c]) for c in ("entry", "exits", "consumed", "rendered"))
             with self._lock:
                 old = self._decoded.pop(key, None)
