@@ -435,7 +435,16 @@ def test_cbam_in_vscode(vscode: VSCode) -> None:
                 at_step(i)
 
         with step("the steps on one line are annotated in path order"):
-            notes = _wait("the inline annotations", vscode.annotations, 10)
+            # The editor renders the decorations of a step a frame or two after the stepper
+            # moved (each setDecorations and its CSS rule land separately): wait for all of them.
+            def complete() -> list[str]:
+                notes = vscode.annotations()
+                return notes if any("4. call average(" in n and "7. mid =" in n for n in notes) else []
+
+            try:
+                notes = _wait("the inline annotations of every step so far", complete, 10)
+            except AssertionError:
+                notes = vscode.annotations()
             joined = " ".join(notes)
             assert "1. lo = " in joined and "3. branch `lo <= hi` taken" in joined, notes
             # Steps 4, 6 and 7 share the line of the call: one annotation, in path order.
