@@ -520,3 +520,63 @@ def test_consumed_callees_whose_reachable_code_is_unchanged_are_not_called_again
     assert "leaf2" in looked_up and "a" not in looked_up and "leaf1" not in looked_up, looked_up
     assert [v.to_json()["inputs"] for v in result.violations] == [v.to_json()["inputs"] for v in scratch.violations]
     assert [v.range.line for v in result.violations] == [v.range.line for v in scratch.violations]
+
+
+THROUGH_A_CALLEE = """
+extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "p.c", 3, "reach_error"); }
+int inc(int x) { if (x > 100) return 100; return x + 1; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int r = inc(n);
+  if (r == %d) reach_error();
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("why", ["entry differs", "solver gave up", "time is up"])
+def test_an_error_path_through_a_stored_exit_that_its_block_does_not_rebuild(tmp_path, store, monkeypatch, why):
+    """The second run's error path goes through inc's stored exit, which the block's re-analysis
+    (made to fall short here) must rebuild. Only a re-analysis as precise as the one that made
+    the entry convicts it: the entry goes, and the run is answered without the cache. One whose
+    solver gave up proves nothing (the run is answered without the cache, the entry stays); one
+    cut by the time limit ends the run as a timeout, as a fresh run would end (seed 15094 of the
+    differential campaign: a valid entry was deleted that way)."""
+    from dataclasses import replace
+
+    from cbam.engine.analysis import bam
+    from cbam.engine.analysis.solver_time import solver_gave_up
+
+    p = tmp_path / "p.c"
+    assert run(THROUGH_A_CALLEE % 5, p, store, config="predicate").verdict == "FALSE"
+    stored = len(store.blocks_for_function("inc"))
+    assert stored >= 1
+    solve = bam.BAM._solve
+
+    def short(self, block, *a):
+        result = solve(self, block, *a)
+        if block.name != "inc":
+            return result
+        if why == "solver gave up":
+            solver_gave_up()
+        return replace(result, exits=[])
+
+    monkeypatch.setattr(bam.BAM, "_solve", short)
+    if why == "time is up":
+        monkeypatch.setattr(bam, "past_deadline", lambda: True)
+    second = run(THROUGH_A_CALLEE % 6, p, store, config="predicate")
+    notes = [w for w in second.warnings if "cached summary of inc" in w]
+    if why == "entry differs":
+        assert second.verdict == "FALSE" and second.statistics.cache_inconsistency
+        assert notes and "could not be reproduced" in notes[0] and "the entry was removed" in notes[0]
+        assert len(store.blocks_for_function("inc")) == stored - 1
+    elif why == "solver gave up":
+        assert second.verdict == "FALSE" and not second.statistics.cache_inconsistency
+        assert notes and "a solver gave up" in notes[0] and "removed" not in notes[0]
+        assert len(store.blocks_for_function("inc")) == stored
+    else:
+        assert second.verdict == "UNKNOWN" and "timeout" in second.reason, second.reason
+        assert not second.statistics.cache_inconsistency and not notes
+        assert len(store.blocks_for_function("inc")) >= stored

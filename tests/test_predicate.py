@@ -271,7 +271,7 @@ def test_cli_lists_the_engine_configurations(tmp_path):
 def test_solver_calls_are_cut_to_the_runs_deadline():
     import time
 
-    from cbam.engine.analysis.smt import set_deadline, solver_timeout
+    from cbam.engine.analysis.solver_time import set_deadline, solver_timeout
 
     try:
         set_deadline(None)

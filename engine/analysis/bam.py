@@ -31,6 +31,7 @@ from ..cfa.ir import CallEdge
 from .arg import ARGState
 from .cpa import Block, CompositeCPA, GeneralizationAbandoned
 from .cpa_algorithm import Budget, BudgetExceeded, Successors, run_cpa
+from .solver_time import past_deadline, solver_give_ups
 
 WIDEN_DELAY = 3  # summary updates joined before widening starts (domains that widen)
 # Growth of one recursion summary, under a precision that never widens, after which a phase that
@@ -65,12 +66,16 @@ class FixpointDiverging(Exception):
 class CacheInconsistency(Exception):
     """A block entry from the persistent cache that a fresh analysis of its block does not
     reproduce: its key missed something its result depends on, or something else wrote it.
-    Never a verdict: the run is repeated without the cache (verify.py)."""
+    Never a verdict: the run is repeated without the cache (verify.py). ``proven`` is False
+    when a solver gave up during the fresh analysis (which then knows less than the one that
+    made the entry): the run is repeated all the same, but the entry is not blamed."""
 
-    def __init__(self, function: str, store_key: str | None):
+    def __init__(self, function: str, store_key: str | None, proven: bool = True):
         self.function = function
         self.store_key = store_key
-        super().__init__(f"a cached summary of {function} could not be reproduced")
+        self.proven = proven
+        super().__init__(f"a cached summary of {function} could not be "
+                         + ("reproduced" if proven else "rebuilt (a solver gave up on its re-analysis)"))
 
 
 @dataclass
@@ -353,6 +358,7 @@ class BAM:
         block = self.blocks[name]
         key = self.key(block, reduced, prec)
         loaded = self.cache.get(key)
+        give_ups = solver_give_ups()
         result = self._solve(block, reduced, prec, key)
         for e in result.exits:
             if e.state == exit_state.state:
@@ -362,7 +368,13 @@ class BAM:
             # an exit it covers is a path to it.
             if self.cpa.is_less_or_equal(e.state, exit_state.state):
                 return e
-        raise CacheInconsistency(name, loaded.store_key if loaded is not None else None)
+        # A re-analysis whose solver calls the time limit cut short computes less than the one
+        # that made the entry: the run is out of time, and the entry is not to blame.
+        self.budget.check()
+        if past_deadline():
+            raise BudgetExceeded("timeout")
+        raise CacheInconsistency(name, loaded.store_key if loaded is not None else None,
+                                 proven=solver_give_ups() == give_ups)
 
     def _solve(self, block: Block, reduced: tuple, prec: dict, key: Hashable) -> BlockResult:
         """A fresh analysis of one block, with an ARG, iterated to its own recursion fixpoint.

@@ -20,7 +20,8 @@ from .bam import BAM, AnalysisUnsupported, FixpointDiverging
 from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, reconstruct
 from .result import UnknownReason
-from .smt import Feasibility, check_path, past_deadline
+from .smt import Feasibility, check_path
+from .solver_time import past_deadline
 
 
 class Refiner(Protocol):

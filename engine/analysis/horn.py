@@ -38,7 +38,8 @@ from ..cfa.ir import AbortEdge, CallEdge, Unary, Var
 from .predicate.cpa import abstraction_point
 from .predicate.formula import SegmentEncoder, Theory, old
 from .predicate.refiner import add_rule, definitions, uninterpreted_consts
-from .smt import _watchdog, check_within, solver_timeout
+from .smt import _watchdog, check_within
+from .solver_time import solver_timeout
 
 # A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
 # quickly with the number of relations, and BAM's summaries are what makes edits cheap there.

@@ -48,9 +48,8 @@ from ..cfa.ir import (
 from ..cfa.translate.common import parse_string
 from .path import ErrorPath, Step
 from .pathmemory import MemoryState, MemoryUnsupported
+from .solver_time import solver_timeout
 from .value.memory import ALLOCATORS, memory_variables
-
-_run = threading.local()
 
 
 @contextmanager
@@ -70,25 +69,6 @@ def fresh_context() -> Iterator[None]:
     finally:
         if lazy_z3.loaded():
             z3.z3._main_ctx = old
-
-
-def set_deadline(deadline: float | None) -> None:
-    """The current run's deadline (time.monotonic), for this analysis thread's solver calls."""
-    _run.deadline = deadline
-
-
-def past_deadline() -> bool:
-    deadline = getattr(_run, "deadline", None)
-    return deadline is not None and time.monotonic() >= deadline
-
-
-def solver_timeout(ms: int) -> int:
-    """A solver call's timeout, cut to the run's remaining time: a single query must not
-    carry a run past its deadline (its callers treat "unknown" soundly)."""
-    deadline = getattr(_run, "deadline", None)
-    if deadline is None:
-        return max(1, ms)
-    return max(1, min(ms, int((deadline - time.monotonic()) * 1000)))
 
 
 class _Watchdog:

@@ -25,7 +25,7 @@ from ...cfa.cfa import CFANode, FunctionCFA, Program
 from ...cfa.ctype import IntType
 from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, Edge, ExternalCallEdge, ReturnEdge, Var
 from ..cpa import CPA, Block
-from ..smt import solver_timeout
+from ..solver_time import solver_gave_up, solver_timeout
 from ..summaries import FORMULA
 from .atoms import Atom, atom_from_json, atom_to_c, atom_to_json, atom_to_z3, base_var
 from .formula import SegmentEncoder, Theory, old
@@ -200,6 +200,8 @@ class PredicateCPA(CPA):
         solver.add(*constraints)
         if not atoms:
             r = solver.check()
+            if r == z3.unknown:
+                solver_gave_up()
             return None if r == z3.unsat else PredState()
         zs = [atom_to_z3(a, term, self.th.type_of, self.th.name) for a in atoms]
         bs = [z3.Bool(f"__b{i}") for i in range(len(atoms))]
@@ -212,6 +214,7 @@ class PredicateCPA(CPA):
             if r == z3.unsat:
                 break
             if r != z3.sat:  # the solver gave up: anything is possible (sound)
+                solver_gave_up()
                 return PredState(atoms, frozenset({(None,) * len(atoms)}))
             m = solver.model()
             cube = tuple(z3.is_true(m.eval(b, model_completion=True)) for b in bs)
@@ -230,11 +233,15 @@ class PredicateCPA(CPA):
         cube: list[bool | None] = []
         for z in zs:
             solver.set("timeout", solver_timeout(self.timeout_ms))
-            if solver.check(z3.Not(z)) == z3.unsat:
+            neg = solver.check(z3.Not(z))
+            pos = solver.check(z) if neg != z3.unsat else z3.sat
+            if neg == z3.unsat:
                 cube.append(True)
-            elif solver.check(z) == z3.unsat:
+            elif pos == z3.unsat:
                 cube.append(False)
             else:
+                if z3.unknown in (neg, pos):
+                    solver_gave_up()
                 cube.append(None)
         return PredState(atoms, frozenset({tuple(cube)}))
 
