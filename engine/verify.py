@@ -93,12 +93,13 @@ def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult
                 raise
             # A summary that its own block does not reproduce: its key missed something. The
             # entry goes, and this run is answered without the cache, as a fresh run would be.
-            if exc.store_key and exc.proven:
+            removed = bool(exc.store_key) and exc.proven
+            if removed:
                 opts.cache.delete_block(exc.store_key)  # type: ignore[attr-defined]
             with fresh_context():
                 result = _verify_program(program, opts._replace(cache=None), time.monotonic())
-            removed = "the entry was removed and " if exc.store_key and exc.proven else ""
-            result.warnings.append(f"cbam: note: {exc} from the summary cache; {removed}"
+            result.warnings.append(f"cbam: note: {exc} from the summary cache; "
+                                   f"{'the entry was removed and ' if removed else ''}"
                                    "this result was computed without the cache")
             # Counted as the cache's fault (tests and the differential campaign fail on it)
             # only when the re-analysis was as precise as the one that made the entry.
