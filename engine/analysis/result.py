@@ -96,7 +96,7 @@ class Statistics:
     # the engine whose answer this is: "invariants", "k-induction", "bmc", "cegar", "paths", "cegar+paths"
     # or "cparec"
     decided_by: str = ""
-    unwinding_depth: int = 0  # the recursion depth CPArec ended at (--config cparec)
+    unwinding_depth: int = 0  # the recursion depth CPArec (--config cparec) or BMC through the recursion ended at
     induction_k: int = 0  # the k of a k-induction proof
     # An entry of the persistent cache did not reproduce when its path was rebuilt: the entry was
     # removed and the answer computed without the cache (a cache bug; differential tests count it).

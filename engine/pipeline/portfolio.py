@@ -23,7 +23,15 @@
    path exploration what remains.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
-   cache keeps across edits.
+   cache keeps across edits. On a small recursive program under a time limit it gets a share
+   of the time left (``CEGAR_SHARE``). If that runs out, Spacer gets a second try of a few
+   seconds, then **BMC through the recursion** (analysis/recursion_bmc.py) most of the rest
+   (``BMC_SHARE``): the calls instantiated down to a doubling depth,
+   with machine integers, for violations deeper than CEGAR's value analysis enumerates in
+   time (Fibonacci05 needs 8 levels of a tree of calls, id_o1000 a chain of 1000). It only
+   finds violations, confirmed exactly with inputs and a harness; with more than one asked
+   for, its violation joins the run's as one found before the time ran out. Without one,
+   CPArec gets what is left.
 2. **Path exploration** (analysis/paths.py), with the time CEGAR left, when CEGAR ended
    without deciding every error location and not for lack of time: refinement made no
    progress (relations over memory contents, which the abstract domains do not express), a
@@ -32,8 +40,9 @@
    for an input-dependent number of iterations), with memory, and finds deep violations.
 
 Which engine decided is reported in the result's statistics (``decided_by``: "invariants",
-"k-induction" (with ``induction_k``), "bmc" (k-induction's base case found the violation),
-"cparec", "cegar", "paths" or "cegar+paths").
+"k-induction" (with ``induction_k``), "bmc" (k-induction's base case, or BMC through the
+recursion with ``unwinding_depth``, found the violation), "cparec", "cegar", "paths" or
+"cegar+paths").
 
 A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
 (analysis/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
@@ -47,7 +56,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..analysis import cparec, horn, kinduction, registry
+from ..analysis import cparec, horn, kinduction, recursion_bmc, registry
 from ..analysis.cegar import Confirmed
 from ..analysis.cpa_algorithm import Budget
 from ..analysis.paths import explore
@@ -67,6 +76,12 @@ KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at mo
 # editor's median time to the first diagnostic on the shared tasks rose from 0.47 to 0.76 s
 # (bench/editor_bench.py): most tasks CEGAR decides in 0.2 to 0.5 s went through Spacer first.
 PROBE_SECONDS = 0.5
+# On a small recursive program, CEGAR's share of the time left before BMC through the recursion
+# (the rest). On the recursive tasks, CEGAR decided everything it decides within 17 s of 60
+# (bench/reports/recursive-60s.md); id_o1000's violation takes BMC about 30 s.
+CEGAR_SHARE = 0.4
+HORN_AGAIN_SECONDS = 5.0  # then Spacer again, at most this (a sixth of what is left)
+BMC_SHARE = 0.75  # ... then BMC this share of what is left; CPArec the rest (a proof may be near)
 RETRY_SECONDS = 30.0  # the second try's limit when the run has none
 NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
 
@@ -100,16 +115,35 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 if proved is not None:
                     return proved
                 retry = retry or again
-    out = cegar(False, None)
-    if retry and not out.confirmed and undecided(out, opts, 0):
+    deep = (opts.timeout is not None and not known and _horn_applies(program, opts)
+            and not recursion_bmc.applies(program))
+    out = cegar(False, CEGAR_SHARE * max(0.0, t0 + opts.timeout - time.monotonic()) if deep else None)
+    searched = False  # BMC had CEGAR's leftover and found nothing: the provers below get what it left
+    if deep and out.status == "unknown" and out.stopped == UnknownReason.TIMEOUT and not out.confirmed:
+        # CEGAR ran out of its share: whatever decides now, a faster machine might have let
+        # CEGAR decide it, with another path (the self-check compares no such answers).
+        out.stats.phases_cut_by_time += 1
+        # Spacer again for a moment first: its first try's share (2 s) is short of what some
+        # linear recursions need (recHanoi02-2: 2.6 s), and after BMC it ran slower.
+        remaining = t0 + opts.timeout - time.monotonic()
+        proved, _ = _prove(program, opts, stats, min(HORN_AGAIN_SECONDS, remaining / 6))
+        if proved is not None:
+            return proved
+        found = _find_bmc(program, opts, out, t0, on_confirmed)
+        if found is not None:
+            return found
+        searched = True
+    if (searched or retry and undecided(out, opts, 0)) and not out.confirmed:
         # CEGAR gave up early (no progress, say): two more tries, each with a share of what is
         # left, before path exploration. On a recursion CPArec first (a third): summaries from
         # bounded unwinding, where Spacer's direct ones ran out of time (Addition01: 9 s alone,
         # where Spacer gives up after 26), then Spacer (half of the rest). Otherwise Spacer
         # first (half: loop-industry-pattern/mod3 needs 13 s of it), then k-induction with
-        # Houdini's invariants (half of the rest).
+        # Houdini's invariants (half of the rest). After BMC through the recursion, CPArec
+        # (Spacer had its second try before BMC).
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
-        order: list[tuple[Prover, int]] = ([(_prove_cparec, 3), (_prove, 2)] if horn.recursive(program)
+        order: list[tuple[Prover, int]] = ([(_prove_cparec, 1)] if searched
+                                           else [(_prove_cparec, 3), (_prove, 2)] if horn.recursive(program)
                                            else [(_prove, 2), (_prove_kinduction, 2)])
         for prove, share in order:
             remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
@@ -174,6 +208,30 @@ def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, 
         return None, out.timed_out
     stats.induction_k = out.k
     return _proved(stats, "k-induction", out.summaries), False
+
+
+def _find_bmc(program: Program, opts: VerifyOptions, out: Search, t0: float,
+              on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search | None:
+    """BMC through the recursion with the time CEGAR (``out``, cut by its share) left: a
+    confirmed violation as the run's answer (None: none found; ``out`` stays the answer)."""
+    assert opts.timeout is not None
+    remaining = t0 + opts.timeout - time.monotonic()
+    if remaining < MIN_SECONDS:
+        return None
+    got = recursion_bmc.solve(program, BMC_SHARE * remaining, _cancel(opts))
+    out.stats.unwinding_depth = got.depth
+    if got.confirmed is None:
+        return None
+    out.stats.decided_by = "bmc"
+    if on_confirmed is not None:
+        on_confirmed([got.confirmed])
+    if opts.max_violations == 1:
+        return Search(status="unsafe", stats=out.stats, precision={}, confirmed=[got.confirmed])
+    # More were asked for: the others' search ran out of time, as CEGAR's did.
+    out.status = "unsafe"
+    out.confirmed = [got.confirmed]
+    out.run_timed_out = True
+    return out
 
 
 def _proved(stats: Statistics, engine: str, summaries: dict[str, str]) -> Search:
