@@ -76,9 +76,9 @@ KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at mo
 # editor's median time to the first diagnostic on the shared tasks rose from 0.47 to 0.76 s
 # (bench/editor_bench.py): most tasks CEGAR decides in 0.2 to 0.5 s went through Spacer first.
 PROBE_SECONDS = 0.5
-# On a small recursive program, CEGAR's share of the time left before BMC through the recursion
-# (the rest). On the recursive tasks, CEGAR decided everything it decides within 17 s of 60
-# (bench/reports/recursive-60s.md); id_o1000's violation takes BMC about 30 s.
+# On a small recursive program, CEGAR's share of the time left; the other engines get the rest.
+# On the recursive tasks CEGAR decided everything it decides within 17 s of 60 (the 48a5f9d run
+# in bench/reports/recursive-60s.md's history); BMC takes 12-17 s on id_o1000's last depth.
 CEGAR_SHARE = 0.4
 HORN_AGAIN_SECONDS = 5.0  # then Spacer again, at most this (a sixth of what is left)
 BMC_SHARE = 0.75  # ... then BMC this share of what is left; CPArec the rest (a proof may be near)
@@ -126,7 +126,8 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         # Spacer again for a moment first: its first try's share (2 s) is short of what some
         # linear recursions need (recHanoi02-2: 2.6 s), and after BMC it ran slower.
         remaining = t0 + opts.timeout - time.monotonic()
-        proved, _ = _prove(program, opts, stats, min(HORN_AGAIN_SECONDS, remaining / 6))
+        proved = _prove(program, opts, stats, min(HORN_AGAIN_SECONDS, remaining / 6))[0] \
+            if remaining > MIN_SECONDS else None
         if proved is not None:
             return proved
         found = _find_bmc(program, opts, out, t0, on_confirmed)
