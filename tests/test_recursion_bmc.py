@@ -131,3 +131,26 @@ def test_the_portfolio_gives_it_what_cegar_leaves(code: str, tmp_path: Path, mon
     assert r.statistics.decided_by == "bmc" and r.statistics.unwinding_depth >= 8
     assert r.statistics.phases_cut_by_time >= 1  # CEGAR's share ran out: not compared by the self-check
     assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+
+
+def test_the_depth_it_searched_is_in_the_reason(tmp_path: Path, monkeypatch) -> None:
+    """A safe program, CEGAR made to run out and the provers to fail: UNKNOWN, and the reason
+    says how deep BMC looked, so the user knows what was ruled out."""
+    from cbam.engine.analysis import cparec, horn
+    from cbam.engine.pipeline import portfolio
+    from cbam.engine.pipeline.search import Search
+
+    def cegar_runs_out(program, opts, stats, cegar, *rest):
+        def cut(first_phase_only: bool, limit):
+            return Search(status="unknown", kind=UnknownReason.TIMEOUT, reason="timeout", stats=stats, precision={},
+                          stopped=UnknownReason.TIMEOUT, run_timed_out=not first_phase_only)
+        return portfolio._portfolio(program, opts, stats, cut, *rest)
+
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", cegar_runs_out)
+    monkeypatch.setattr(horn, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out"))
+    monkeypatch.setattr(cparec, "solve", lambda *a, **k: cparec.CparecOutcome("unknown", reason="stubbed out"))
+    monkeypatch.setattr(recursion_bmc, "MAX_BITS", 20_000)
+    r = verify_src(FIB.replace("r >= 34", "r >= 21"), tmp_path, timeout=30, config="value+predicate")
+    assert r.verdict == "UNKNOWN" and r.reason_kind == UnknownReason.TIMEOUT
+    assert "BMC through the recursion: no error location within" in r.reason
+    assert r.statistics.unwinding_depth >= 2 and r.statistics.phases_cut_by_time >= 1

@@ -222,6 +222,7 @@ def _find_bmc(program: Program, opts: VerifyOptions, out: Search, t0: float,
     got = recursion_bmc.solve(program, BMC_SHARE * remaining, _cancel(opts))
     out.stats.unwinding_depth = got.depth
     if got.confirmed is None:
+        out.reason = f"{out.reason}; BMC through the recursion: {got.reason}"  # how deep none was found
         return None
     out.stats.decided_by = "bmc"
     if on_confirmed is not None:
