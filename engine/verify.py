@@ -93,7 +93,7 @@ def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult
                 raise
             # A summary that its own block does not reproduce: its key missed something. The
             # entry goes, and this run is answered without the cache, as a fresh run would be.
-            removed = bool(exc.store_key) and exc.proven
+            removed = bool(exc.store_key) and exc.remove
             if removed:
                 opts.cache.delete_block(exc.store_key)  # type: ignore[attr-defined]
             with fresh_context():
@@ -102,7 +102,8 @@ def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult
                                    f"{'the entry was removed and ' if removed else ''}"
                                    "this result was computed without the cache")
             # Counted as the cache's fault (tests and the differential campaign fail on it)
-            # only when the re-analysis was as precise as the one that made the entry.
+            # only when the re-analysis was as precise as the one that made the entry and
+            # reached what the entry does not cover.
             result.statistics.cache_inconsistency = exc.proven
             return result
     except Exception as exc:  # a bug in cbam: an answer without a verdict, never a crash

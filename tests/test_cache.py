@@ -580,3 +580,39 @@ def test_an_error_path_through_a_stored_exit_that_its_block_does_not_rebuild(tmp
         assert second.verdict == "UNKNOWN" and "timeout" in second.reason, second.reason
         assert not second.statistics.cache_inconsistency and not notes
         assert len(store.blocks_for_function("inc")) >= stored
+
+
+def test_a_stored_exit_its_re_analysis_joins_with_another_goes_unblamed(tmp_path, store, monkeypatch):
+    """Differential seed 16021 (interval, editor): an entry kept two exits of a recursive
+    function apart that its block's re-analysis, its paths arriving in another order, joins
+    into one. The stored exit then has no path of its own, but the entry covers all the block
+    reaches: it goes (its paths cannot be rebuilt) without being counted as the cache's fault,
+    and the run is answered without the cache."""
+    from cbam.engine.analysis import bam
+    from cbam.engine.analysis.arg import ARGState
+
+    p = tmp_path / "p.c"
+    first = run(THROUGH_A_CALLEE % 5, p, store, config="interval")
+    stored = len(store.blocks_for_function("inc"))
+    assert first.verdict in ("FALSE", "UNKNOWN")
+    assert stored >= 1
+    solve = bam.BAM._solve
+
+    def joined(self, block, *a):
+        result = solve(self, block, *a)
+        if block.name != "inc" or len(result.exits) < 2:
+            return result
+        whole = result.exits[0].state
+        for e in result.exits[1:]:
+            whole = self.cpa.join(whole, e.state)
+        result.exits = [ARGState(whole)]
+        return result
+
+    monkeypatch.setattr(bam.BAM, "_solve", joined)
+    second = run(THROUGH_A_CALLEE % 6, p, store, config="interval")
+    notes = [w for w in second.warnings if "cached summary of inc" in w]
+    assert notes and "joins exits that the entry keeps apart" in notes[0] and "the entry was removed" in notes[0]
+    assert not second.statistics.cache_inconsistency
+    assert len(store.blocks_for_function("inc")) == stored - 1
+    scratch = run(THROUGH_A_CALLEE % 6, tmp_path / "q.c", None, config="interval")
+    assert second.verdict == scratch.verdict

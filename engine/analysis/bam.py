@@ -65,17 +65,29 @@ class FixpointDiverging(Exception):
 
 class CacheInconsistency(Exception):
     """A block entry from the persistent cache that a fresh analysis of its block does not
-    reproduce: its key missed something its result depends on, or something else wrote it.
-    Never a verdict: the run is repeated without the cache (verify.py). ``proven`` is False
-    when a solver gave up during the fresh analysis (which then knows less than the one that
-    made the entry): the run is repeated all the same, but the entry is not blamed."""
+    reproduce. Never a verdict: the run is repeated without the cache (verify.py). ``why``:
 
-    def __init__(self, function: str, store_key: str | None, proven: bool = True):
+    - "differs": the re-analysis, as precise as the one that made the entry, reaches exits the
+      entry does not cover, or none that covers the exit rebuilt: its key missed something its
+      result depends on, or something else wrote it. The entry goes, and the cache is blamed
+      (``proven``).
+    - "merged": the re-analysis joins into one exit what the entry keeps apart (which one an
+      analysis keeps apart depends on the order its paths arrived in), so the stored exit has
+      no path of its own; the entry covers all the re-analysis reaches. The entry goes (its
+      paths cannot be rebuilt), unblamed.
+    - "solver": a solver gave up during the re-analysis, which then knows less than the one
+      that made the entry. The entry stays, unblamed."""
+
+    def __init__(self, function: str, store_key: str | None, why: str = "differs"):
         self.function = function
         self.store_key = store_key
-        self.proven = proven
-        super().__init__(f"a cached summary of {function} could not be "
-                         + ("reproduced" if proven else "rebuilt (a solver gave up on its re-analysis)"))
+        self.why = why
+        self.proven = why == "differs"
+        self.remove = why != "solver"
+        super().__init__(f"a cached summary of {function} could not be " + {
+            "differs": "reproduced",
+            "merged": "rebuilt (its re-analysis joins exits that the entry keeps apart)",
+            "solver": "rebuilt (a solver gave up on its re-analysis)"}[why])
 
 
 @dataclass
@@ -374,7 +386,22 @@ class BAM:
         if past_deadline():
             raise BudgetExceeded("timeout")
         raise CacheInconsistency(name, loaded.store_key if loaded is not None else None,
-                                 proven=solver_give_ups() == give_ups)
+                                 "solver" if solver_give_ups() != give_ups
+                                 else "merged" if self._merged(exit_state, result, loaded) else "differs")
+
+    def _merged(self, exit_state: ARGState, result: BlockResult, loaded: BlockResult | None) -> bool:
+        """Whether a re-analysis that does not rebuild ``exit_state`` only joined it with other
+        exits: one of its exits covers it, and the stored exits together cover all of them."""
+        if loaded is None or not loaded.exits or not any(
+                self.cpa.is_less_or_equal(exit_state.state, e.state) for e in result.exits):
+            return False
+        cover = loaded.exits[0].state
+        try:
+            for e in loaded.exits[1:]:
+                cover = self.cpa.join(cover, e.state)
+        except (NotImplementedError, ValueError):  # no join: nothing shows the entry whole
+            return False
+        return all(self.cpa.is_less_or_equal(e.state, cover) for e in result.exits)
 
     def _solve(self, block: Block, reduced: tuple, prec: dict, key: Hashable) -> BlockResult:
         """A fresh analysis of one block, with an ARG, iterated to its own recursion fixpoint.

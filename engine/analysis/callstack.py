@@ -24,6 +24,11 @@ class CallstackCPA(CPA):
     def is_less_or_equal(self, a: Stack, b: Stack) -> bool:
         return a == b
 
+    def join(self, a: Stack, b: Stack) -> Stack:
+        if a != b:
+            raise ValueError("two call stacks have no join")  # as the location domain
+        return a
+
     def coverage_items(self, state: Stack) -> tuple:
         return (("stack", state),)
 

@@ -171,6 +171,11 @@ class CompositeCPA:
     def is_less_or_equal(self, a: tuple, b: tuple) -> bool:
         return all(c.is_less_or_equal(x, y) for c, x, y in zip(self.components, a, b))
 
+    def join(self, a: tuple, b: tuple) -> tuple:
+        """Componentwise (NotImplementedError if a component has none, ValueError if one has
+        none for these two states)."""
+        return tuple(c.join(x, y) for c, x, y in zip(self.components, a, b))
+
     def _product(self, parts: list[list]) -> list[tuple]:
         if any(not p for p in parts):
             return []
