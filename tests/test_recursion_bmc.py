@@ -154,3 +154,24 @@ def test_the_depth_it_searched_is_in_the_reason(tmp_path: Path, monkeypatch) -> 
     assert r.verdict == "UNKNOWN" and r.reason_kind == UnknownReason.TIMEOUT
     assert "BMC through the recursion: no error location within" in r.reason
     assert r.statistics.unwinding_depth >= 2 and r.statistics.phases_cut_by_time >= 1
+
+
+def test_a_short_time_limit_leaves_cegar_all_of_it(tmp_path: Path, monkeypatch) -> None:
+    """Under 20 s CEGAR is not cut to a share: BMC would get too little to go deep."""
+    from cbam.engine.pipeline import portfolio
+    from cbam.engine.pipeline.search import Search
+
+    limits: list = []
+
+    def record(program, opts, stats, cegar, *rest):
+        def cut(first_phase_only: bool, limit):
+            if first_phase_only:
+                return Search(stats=stats, precision={})
+            limits.append(limit)
+            return Search(status="safe", stats=stats, precision={})
+        return portfolio._portfolio(program, opts, stats, cut, *rest)
+
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", record)
+    for timeout in (10, 40):
+        verify_src(CHAIN, tmp_path, timeout=timeout, config="value+predicate")
+    assert limits[0] is None and limits[-1] is not None and limits[-1] <= 0.4 * 40

@@ -23,8 +23,8 @@
    path exploration what remains.
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
-   cache keeps across edits. On a small recursive program under a time limit it gets a share
-   of the time left (``CEGAR_SHARE``). If that runs out, Spacer gets a second try of a few
+   cache keeps across edits. On a small recursive program under a time limit (of at least
+   ``SPLIT_MIN_SECONDS``) it gets a share of the time left (``CEGAR_SHARE``). If that runs out, Spacer gets a second try of a few
    seconds, then **BMC through the recursion** (analysis/recursion_bmc.py) most of the rest
    (``BMC_SHARE``): the calls instantiated down to a doubling depth,
    with machine integers, for violations deeper than CEGAR's value analysis enumerates in
@@ -80,6 +80,10 @@ PROBE_SECONDS = 0.5
 # On the recursive tasks CEGAR decided everything it decides within 17 s of 60 (the 48a5f9d run
 # in bench/reports/recursive-60s.md's history); BMC takes 12-17 s on id_o1000's last depth.
 CEGAR_SHARE = 0.4
+# ... under a time limit of at least this: with less, BMC would get too little to go deep, and
+# CEGAR's share too little for what it decides in a few seconds (a 10 s run doubled its time
+# in tests/test_cache_soundness.py, runs going to their limit).
+SPLIT_MIN_SECONDS = 20.0
 HORN_AGAIN_SECONDS = 5.0  # then Spacer again, at most this (a sixth of what is left)
 BMC_SHARE = 0.75  # ... then BMC this share of what is left; CPArec the rest (a proof may be near)
 RETRY_SECONDS = 30.0  # the second try's limit when the run has none
@@ -115,8 +119,8 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 if proved is not None:
                     return proved
                 retry = retry or again
-    deep = (opts.timeout is not None and not known and _horn_applies(program, opts)
-            and not recursion_bmc.applies(program))
+    deep = (opts.timeout is not None and opts.timeout >= SPLIT_MIN_SECONDS and not known
+            and _horn_applies(program, opts) and not recursion_bmc.applies(program))
     out = cegar(False, CEGAR_SHARE * max(0.0, t0 + opts.timeout - time.monotonic()) if deep else None)
     searched = False  # BMC had CEGAR's leftover and found nothing: the provers below get what it left
     if deep and out.status == "unknown" and out.stopped == UnknownReason.TIMEOUT and not out.confirmed:
