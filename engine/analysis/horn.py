@@ -178,6 +178,20 @@ class MachineEncoder(SegmentEncoder):
 
 
 
+class ProductEncoder(MachineEncoder):
+    """MachineEncoder with products of variables kept exact (nonlinear integer arithmetic),
+    for checks that z3's nonlinear reasoning settles (kinduction's polynomial invariants);
+    Spacer needs the linear clauses."""
+
+    def _arith(self, op: str, a, b, lt: IntType, rt: IntType, t: IntType) -> z3.ExprRef:
+        if self.th.name != "lia" or op != "*":
+            return super()._arith(op, a, b, lt, rt, t)
+        r = a * b
+        if t.signed:
+            return z3.If(z3.And(r >= t.min, r <= t.max), r, self.arbitrary(t))
+        return self._wrap(r, t, None)
+
+
 def _copy(enc: SegmentEncoder) -> SegmentEncoder:
     c = type(enc)(enc.th, enc.read_initial)
     c.ssa = dict(enc.ssa)
@@ -189,12 +203,13 @@ class Encoder:
     """The clauses of a program in one theory; ``clauses()`` yields them in a fixed order, so
     the clauses of two theories correspond one to one."""
 
-    def __init__(self, program: Program, theory: str, exact: bool = True):
+    def __init__(self, program: Program, theory: str, exact: bool = True, products: bool = False):
         """``exact``: machine integers where linear (MachineEncoder); False gives the plain
-        integer clauses, whose answers the check refutes wherever they rely on no overflow."""
+        integer clauses, whose answers the check refutes wherever they rely on no overflow.
+        ``products``: exact products too (ProductEncoder), in nonlinear arithmetic."""
         self.program = program
         self.th = Theory(program, theory)
-        self.encoder = MachineEncoder if exact else SegmentEncoder
+        self.encoder = (ProductEncoder if products else MachineEncoder) if exact else SegmentEncoder
         th = self.th
         self.globals = sorted(n for n, v in program.vars.items() if v.is_global and th.modelled(n))
         self._frames: dict[str, list[str]] = {}

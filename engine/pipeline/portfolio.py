@@ -16,7 +16,12 @@
    whose body re-establishes the property whatever state it starts in (the lock patterns),
    where Spacer's integer invariants do not carry over to machine integers. A violation its
    base case (BMC with merged paths) reaches is replayed as a CFA path and confirmed exactly;
-   with one violation asked for, that decides the run.
+   with one violation asked for, that decides the run. Then **polynomial loop invariants**
+   (``kinduction.solve_algebraic``, at most ``ALGEBRAIC_SECONDS``, ``ALGEBRAIC_SHARE`` of the
+   limit): equalities such as ``y*y - 2*x + y == 0`` guessed from sampled loop-head states
+   (as DIG does), proved with the bounds they need over integer clauses with exact products,
+   where the bit-vector engines cannot prove them and CEGAR would unroll. A program where no
+   equality is guessed costs the sampling alone (a few seconds at most).
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
    CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what remains;
    on any other, Spacer half, then k-induction with Houdini's invariants half of the rest;
@@ -75,6 +80,8 @@ KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at mo
 # CEGAR's first phase before it: what it decides this fast needs no other engine. At 0.2 s the
 # editor's median time to the first diagnostic on the shared tasks rose from 0.47 to 0.76 s
 # (bench/editor_bench.py): most tasks CEGAR decides in 0.2 to 0.5 s went through Spacer first.
+ALGEBRAIC_SHARE = 0.3  # then polynomial loop invariants (kinduction.solve_algebraic), this share
+ALGEBRAIC_SECONDS = 20.0  # ... and at most this: sampling, Houdini and the proof over the integers
 PROBE_SECONDS = 0.5
 # On a small recursive program, CEGAR's share of the time left; the other engines get the rest.
 # On the recursive tasks CEGAR decided everything it decides within 17 s of 60 (the 48a5f9d run
@@ -116,6 +123,12 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 seconds = KIND_SECONDS if opts.timeout is None else min(KIND_SECONDS, HORN_SHARE * opts.timeout)
                 proved, again = _prove_kinduction(program, opts, stats, seconds, strengthen=False,
                                                   on_confirmed=on_confirmed)
+                if proved is not None:
+                    return proved
+                retry = retry or again
+                seconds = ALGEBRAIC_SECONDS if opts.timeout is None else min(ALGEBRAIC_SECONDS,
+                                                                              ALGEBRAIC_SHARE * opts.timeout)
+                proved, again = _prove_algebraic(program, opts, stats, seconds)
                 if proved is not None:
                     return proved
                 retry = retry or again
@@ -209,6 +222,17 @@ def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, 
         if on_confirmed is not None:
             on_confirmed([out.confirmed])
         return Search(status="unsafe", stats=stats, precision={}, confirmed=[out.confirmed]), False
+    if out.status != "safe":
+        return None, out.timed_out
+    stats.induction_k = out.k
+    return _proved(stats, "k-induction", out.summaries), False
+
+
+def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
+                     seconds: float) -> tuple[Search | None, bool]:
+    """The polynomial-invariant proof as a finished search (None: none), and whether more time
+    might give one."""
+    out = kinduction.solve_algebraic(program, seconds, _cancel(opts))
     if out.status != "safe":
         return None, out.timed_out
     stats.induction_k = out.k

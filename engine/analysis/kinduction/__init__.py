@@ -42,15 +42,17 @@ from dataclasses import dataclass, field
 import z3
 
 from ...cfa.cfa import Program
+from ...cfa.ctype import IntType
 from .. import horn
 from ..cegar import Confirmed
 from ..horn import RelKey
 from ..path import ErrorPath
 from ..smt import check_path
+from . import algebraic
 from .invariants import Candidate, InvKey, exit_facts, holds, houdini
-from .system import STEP_MS, TransitionSystem, check_error, gap_bound
+from .system import STEP_MS, TransitionSystem, VarKey, check_error, gap_bound
 
-__all__ = ["KInductionOutcome", "TransitionSystem", "applies", "gap_bound", "houdini", "solve"]
+__all__ = ["KInductionOutcome", "TransitionSystem", "applies", "gap_bound", "houdini", "solve", "solve_algebraic"]
 
 MAX_K = 64  # error-free states assumed in the step case; deeper than this, other engines do better
 MAX_GAP = 120  # steps between loop heads: a program with longer paths is left to other engines
@@ -128,6 +130,105 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     return out(status, reason, k, timed_out, count)
 
 
+def solve_algebraic(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False,
+                    max_k: int = MAX_K) -> KInductionOutcome:
+    """A proof by polynomial loop invariants alone (``_algebraic``): "safe" or "unknown"."""
+    t0 = time.monotonic()
+    why = applies(program)
+    if why:
+        return KInductionOutcome("unknown", why)
+    enc = horn.Encoder(program, "bv")
+    try:
+        clauses = enc.clauses(t0 + timeout_s)
+    except (TypeError, KeyError) as exc:
+        return KInductionOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
+    except horn.EncodingTimeout as exc:
+        return KInductionOutcome("unknown", str(exc), seconds=time.monotonic() - t0, timed_out=True)
+    ts = TransitionSystem(clauses, {f.name: enc.frame(f) for f in program.all_functions()}, enc.globals)
+    heads = _loop_heads(program, set(ts.pc_of))
+    bound = gap_bound(ts, heads) if heads else None
+    if bound is None or bound[0] > MAX_GAP:
+        return KInductionOutcome("unknown", "no loop whose invariants the clauses can express",
+                                 seconds=time.monotonic() - t0)
+    proof = _algebraic(program, ts, heads, bound[0], bound[1], t0 + timeout_s, cancelled, max_k)
+    seconds = time.monotonic() - t0
+    if proof is None:
+        return KInductionOutcome("unknown", "no polynomial invariant proves the program", seconds=seconds,
+                                 timed_out=time.monotonic() >= t0 + timeout_s)
+    k, invariants = proof
+    return KInductionOutcome("safe", "", k, seconds, False, sum(len(v) for v in invariants.values()),
+                             exit_facts(program, invariants))
+
+
+def _algebraic(program: Program, ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, until: float,
+               cancelled: Callable[[], bool], max_k: int) -> tuple[int, dict[InvKey, list[Candidate]]] | None:
+    """A proof by polynomial equalities: guessed from states of the bit-vector system, proved
+    inductive with the bounds they need (Houdini), and then k-induction strengthened with
+    them, all over horn's integer clauses with exact products (ProductEncoder: machine
+    integers wherever no signed operation overflows, an arbitrary value where one does, so
+    the clauses cover what the program does). Bit-vector solvers cannot do this: the step
+    ``(c+1)*(c+1) == c*c + 2*c + 1`` is a hard multiplier equivalence for SAT, where integer
+    arithmetic normalises polynomials. (k, the invariants) of the proof, or None."""
+    types = {n: v.type for n, v in program.vars.items()}
+
+    def signed(v: VarKey) -> bool:
+        t = types.get(v[1])
+        return not isinstance(t, IntType) or t.signed
+
+    guessed = algebraic.guess(ts, heads, signed, until, cancelled)
+    if not any(guessed.values()) or time.monotonic() > until:
+        return None
+    enc = horn.Encoder(program, "lia", products=True)
+    try:
+        clauses = enc.clauses(until)
+    except (TypeError, KeyError, horn.EncodingTimeout):
+        return None
+    ints = TransitionSystem(clauses, {f.name: enc.frame(f) for f in program.all_functions()}, enc.globals)
+    if set(ints.sorts) != set(ts.sorts) or ints.pc_of != ts.pc_of:
+        return None  # the two encodings do not correspond (they should): no transfer
+    # Bounds wherever the program stands (the callee of ``assert(cond)`` needs ``cond == 1``),
+    # the equalities where they were guessed.
+    found = houdini(ints, until, cancelled, {k: guessed.get(k, []) for k in ints.pc_of})
+    if not found or not any(isinstance(c, algebraic.Equality) for v in found.values() for c in v):
+        return None
+    # A bound its variable's type already gives says nothing (nor on hover).
+    for key, cands in found.items():
+        found[key] = [c for c in cands if isinstance(c, algebraic.Equality) or not _by_type(c, types)]
+    if _excludes_errors(ints, found, until, cancelled):
+        return 0, found
+    status, _, k, _, _ = _induct(ints, heads, gap, lead, found, until, cancelled, max_k)
+    return (k, found) if status == "safe" else None
+
+
+def _by_type(c: Candidate, types: dict[str, object]) -> bool:
+    op, v, other, n = c  # type: ignore[misc]
+    t = types.get(v[1])
+    if other is not None or not isinstance(t, IntType):
+        return False
+    return op == "s<=" and n >= t.max or op == "s>=" and n <= t.min
+
+
+def _excludes_errors(ts: TransitionSystem, invariants: dict[InvKey, list[Candidate]], deadline: float,
+                     cancelled: Callable[[], bool]) -> bool:
+    """Whether no error clause can fire from a state where ``invariants`` hold: they hold in
+    every reachable state (the start establishes them and every clause preserves them), so
+    no error is reachable."""
+    s = ts.state(0)
+    for t in ts.templates:
+        c = t.clause
+        if c.head != horn.ERROR or not c.body:
+            continue
+        left = int((deadline - time.monotonic()) * 1000)
+        if left <= 0 or cancelled():
+            return False
+        guard, _ = ts.instance(t, s)
+        solver = _solver(ts)
+        solver.add(*guard, *holds(ts, s, invariants))
+        if check_error(solver, z3.BoolVal(True), min(STEP_MS, left)) != z3.unsat:
+            return False
+    return True
+
+
 def _confirm(program: Program, path: ErrorPath, outcome: KInductionOutcome, deadline: float) -> KInductionOutcome:
     """BMC's counterexample checked as any error path is, exactly (memory included): "unsafe"
     with its inputs if it holds, else it stays a candidate ("reachable")."""
@@ -151,12 +252,12 @@ def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invar
             path: ErrorPath | None = None) -> tuple[str, str, int, bool, ErrorPath | None]:
         return status, reason, k, timed_out, path
 
-    base = z3.SolverFor("QF_BV")
+    base = _solver(ts)
     base.add(ts.init())
     depth = 0  # of the base case's unwinding
     base_pcs: set[RelKey | None] = {t.clause.head for t in ts.templates if not t.clause.body}
     step_pcs: set[RelKey | None] = set(heads)
-    step = z3.SolverFor("QF_BV")
+    step = _solver(ts)
     s0 = ts.state(0)
     step.add(z3.Or(*[ts.at(s0, h) for h in heads]) if heads else z3.BoolVal(False))
     chain = 0  # transitions in the step solver
@@ -203,6 +304,11 @@ def _induct(ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, invar
     return out("unknown", f"not {max_k}-inductive", max_k)
 
 
+
+
+def _solver(ts: TransitionSystem) -> z3.Solver:
+    bits = all(isinstance(s, z3.BitVecSortRef) for s in ts.sorts.values())
+    return z3.SolverFor("QF_BV") if bits else z3.Solver()
 
 
 def _loop_heads(program: Program, keys: set[RelKey]) -> set[RelKey]:

@@ -10,13 +10,17 @@ import z3
 from ...cfa.cfa import Program
 from .. import horn
 from ..horn import ERROR, RelKey
+from .algebraic import Equality
+from .algebraic import atom as equality_atom
 from .system import STEP_MS, State, TransitionSystem, VarKey, check_error
 
 MAX_CANDIDATE_CONSTANTS = 12  # per sort: the constants whose bounds become candidate invariants
 
-# (op, variable, other variable or None, constant); "" keys the globals' facts, which hold at
-# every cut point; a relation keys facts over its function's locals where the program stands there.
-Candidate = tuple[str, VarKey, VarKey | None, int]
+# A bound (op, variable, other variable or None, constant), or a polynomial equality guessed
+# from sampled states (algebraic.py); "" keys the globals' facts, which hold at every cut point;
+# a relation keys facts over its function's locals where the program stands there.
+Bound = tuple[str, VarKey, VarKey | None, int]
+Candidate = Bound | Equality
 InvKey = RelKey | str
 GLOBAL = ""
 
@@ -37,9 +41,14 @@ def holds(ts: TransitionSystem, s: State, invariants: dict[InvKey, list[Candidat
 
 
 def atom(c: Candidate, s: State, vals: dict[VarKey, z3.ExprRef] | None = None) -> z3.BoolRef:
-    op, a, b, n = c
     vals = s.vals if vals is None else vals
+    if isinstance(c, Equality):
+        return equality_atom(c, vals)
+    op, a, b, n = c
     x = vals[a]
+    if isinstance(x.sort(), z3.ArithSortRef):
+        y = vals[b] if b is not None else z3.IntVal(n)
+        return x == y if op == "==" else x >= y if op == "s>=" else x <= y
     y = vals[b] if b is not None else z3.BitVecVal(n, x.size())
     if op == "==":
         return x == y
@@ -53,18 +62,36 @@ def atom(c: Candidate, s: State, vals: dict[VarKey, z3.ExprRef] | None = None) -
 def candidates(ts: TransitionSystem) -> dict[InvKey, list[Candidate]]:
     """Bounds of each variable by the program's constants: the globals' everywhere, each
     function's locals per cut point."""
-    constants: dict[int, set[int]] = {}
+    constants: dict[int, set[int]] = {}  # per bit-vector width (0: integers)
     for c in ts.clauses:
         for f in c.constraints:
             for t in _numerals(f):
-                constants.setdefault(t.size(), set()).add(t.as_long())
+                constants.setdefault(t.size() if z3.is_bv_value(t) else 0, set()).add(t.as_long())
+
+    widths = sorted({s.size() for s in ts.sorts.values() if isinstance(s, z3.BitVecSortRef)})
 
     def bounds(v: VarKey) -> list[Candidate]:
         sort = ts.sorts[v]
+        if isinstance(sort, z3.ArithSortRef):
+            # Over the integers (the machine integers of horn's "lia" clauses): the program's
+            # constants and the ranges of the integer types, as signed bounds.
+            ns = sorted(constants.get(0, set()) | {0, 1})[:MAX_CANDIDATE_CONSTANTS]
+            out_int: list[Candidate] = [(op, v, None, n) for n in ns for op in ("==", "s>=", "s<=")]
+            for w in (8, 16, 32, 64):
+                out_int += [("s<=", v, None, (1 << (w - 1)) - 1), ("s>=", v, None, -(1 << (w - 1))),
+                            ("s<=", v, None, (1 << w) - 1)]
+            return out_int
         if not isinstance(sort, z3.BitVecSortRef):
             return []
         ns = sorted(constants.get(sort.size(), set()) | {0, 1})[:MAX_CANDIDATE_CONSTANTS]
-        return [(op, v, None, n) for n in ns for op in ("==", "s>=", "s<=", "u<=")]
+        out: list[Candidate] = [(op, v, None, n) for n in ns for op in ("==", "s>=", "s<=", "u<=")]
+        # A wide variable that counts up to a narrower one stays within the narrower type's
+        # range (``long long c`` below ``int k``): which no constant of the program says.
+        for w in widths:
+            if w < sort.size():
+                out += [("s<=", v, None, (1 << (w - 1)) - 1), ("s>=", v, None, -(1 << (w - 1))),
+                        ("u<=", v, None, (1 << w) - 1)]
+        return out
 
     out: dict[InvKey, list[Candidate]] = {GLOBAL: [c for v in ts.locals.get(GLOBAL, []) for c in bounds(v)]}
     for k in ts.pc_of:
@@ -80,19 +107,23 @@ def _numerals(f: z3.ExprRef) -> list[z3.BitVecNumRef]:
         if t.get_id() in seen:
             continue
         seen.add(t.get_id())
-        if z3.is_bv_value(t):
+        if z3.is_bv_value(t) or z3.is_int_value(t) and abs(t.as_long()) < (1 << 20):
             out.append(t)
         elif z3.is_app(t):
             todo.extend(t.children())
     return out
 
 
-def houdini(ts: TransitionSystem, deadline: float,
-            cancelled: Callable[[], bool]) -> dict[InvKey, list[Candidate]] | None:
+def houdini(ts: TransitionSystem, deadline: float, cancelled: Callable[[], bool],
+            guessed: dict[RelKey, list[Equality]] | None = None) -> dict[InvKey, list[Candidate]] | None:
     """The largest subset of the candidates that the start establishes and every clause
-    preserves, with bit-vectors (None: out of time). Rounds check every clause against the
-    current set and drop what a model refutes, until nothing changes."""
+    preserves (None: out of time), in the clauses' theory. The candidates: the bounds at every
+    cut point, or with ``guessed`` equalities per cut point, those and the bounds at the same
+    cut points only. Rounds check every clause against the current set and drop what a model
+    refutes, until nothing changes."""
     inv = candidates(ts)
+    if guessed is not None:
+        inv = {k: v + list(guessed[k]) if k in guessed else [] for k, v in inv.items()}
     s = ts.state(0)
     changed = True
     while changed:
@@ -112,7 +143,8 @@ def houdini(ts: TransitionSystem, deadline: float,
                 pre = []
                 post = {v: writes.get(v, z3.FreshConst(sort, "init")) for v, sort in ts.sorts.items()}
             # One solver per clause, each weakening tried under an assumption (see check_error).
-            solver = z3.SolverFor("QF_BV")
+            solver = z3.SolverFor("QF_BV") if isinstance(s.pc.sort(), z3.BitVecSortRef) and all(
+                isinstance(x, z3.BitVecSortRef) for x in ts.sorts.values()) else z3.Solver()
             solver.add(*guard, *pre)
             for key in (GLOBAL, c.head):
                 todo = inv[key]
@@ -141,11 +173,12 @@ def exit_facts(program: Program, invariants: dict[InvKey, list[Candidate]]) -> d
 
 
 def _c_atom(c: Candidate, result_var: str | None) -> str:
-    op, a, b, n = c
-
     def name(v: VarKey) -> str:
         return "\\result" if v[1] == result_var else v[1].split("::")[-1]
 
+    if isinstance(c, Equality):
+        return c.text(name)
+    op, a, b, n = c
     rhs = name(b) if b is not None else str(n)
     if op == "u<=":
         return f"(unsigned){name(a)} <= {rhs}u"
