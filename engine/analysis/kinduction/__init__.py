@@ -57,6 +57,7 @@ __all__ = ["KInductionOutcome", "TransitionSystem", "applies", "gap_bound", "hou
 MAX_K = 64  # error-free states assumed in the step case; deeper than this, other engines do better
 MAX_GAP = 120  # steps between loop heads: a program with longer paths is left to other engines
 FIRST_SHARE = 0.5  # of the engine's time, for k-induction without invariants
+ALGEBRAIC_STEP_MS = 3_000  # one nonlinear check's share at most: one slow check must not take the rest
 HOUDINI_SHARE = 0.75  # ... until this share, for finding invariants; the rest for k-induction with them
 
 
@@ -186,18 +187,32 @@ def _algebraic(program: Program, ts: TransitionSystem, heads: set[RelKey], gap: 
     ints = TransitionSystem(clauses, {f.name: enc.frame(f) for f in program.all_functions()}, enc.globals)
     if set(ints.sorts) != set(ts.sorts) or ints.pc_of != ts.pc_of:
         return None  # the two encodings do not correspond (they should): no transfer
-    # Bounds wherever the program stands (the callee of ``assert(cond)`` needs ``cond == 1``),
-    # the equalities where they were guessed.
-    found = houdini(ints, until, cancelled, {k: guessed.get(k, []) for k in ints.pc_of})
-    if not found or not any(isinstance(c, algebraic.Equality) for v in found.values() for c in v):
-        return None
-    # A bound its variable's type already gives says nothing (nor on hover).
-    for key, cands in found.items():
-        found[key] = [c for c in cands if isinstance(c, algebraic.Equality) or not _by_type(c, types)]
-    if _excludes_errors(ints, found, until, cancelled):
-        return 0, found
-    status, _, k, _, _ = _induct(ints, heads, gap, lead, found, until, cancelled, max_k)
-    return (k, found) if status == "safe" else None
+    # The quadratic guesses first: a cubic one that the samples' few distinct values let
+    # through costs Houdini a nonlinear model to refute.
+    quadratic = {k: [e for e in v if e.degree <= 2] for k, v in guessed.items()}
+    tiers = [guessed]
+    if quadratic != guessed and any(e.degree == 2 for h in heads for e in quadratic.get(h, [])):
+        tiers.insert(0, quadratic)
+    for i, tier in enumerate(tiers):
+        if time.monotonic() > until or cancelled():
+            return None
+        last = i == len(tiers) - 1
+        # Bounds wherever the program stands (the callee of ``assert(cond)`` needs ``cond == 1``),
+        # the equalities where they were guessed.
+        found = houdini(ints, until, cancelled, {k: tier.get(k, []) for k in ints.pc_of}, ALGEBRAIC_STEP_MS)
+        if not found or not any(isinstance(c, algebraic.Equality) for v in found.values() for c in v):
+            continue
+        # A bound its variable's type already gives says nothing (nor on hover).
+        for key, cands in found.items():
+            found[key] = [c for c in cands if isinstance(c, algebraic.Equality) or not _by_type(c, types)]
+        if _excludes_errors(ints, found, until, cancelled):
+            return 0, found
+        # A tier before the last tries k = 1 alone: invariants that prove the program mostly do
+        # so there, and the next tier needs the time otherwise.
+        status, _, k, _, _ = _induct(ints, heads, gap, lead, found, until, cancelled, max_k if last else 1)
+        if status == "safe":
+            return k, found
+    return None
 
 
 def _by_type(c: Candidate, types: dict[str, object]) -> bool:

@@ -68,30 +68,19 @@ def candidates(ts: TransitionSystem) -> dict[InvKey, list[Candidate]]:
             for t in _numerals(f):
                 constants.setdefault(t.size() if z3.is_bv_value(t) else 0, set()).add(t.as_long())
 
-    widths = sorted({s.size() for s in ts.sorts.values() if isinstance(s, z3.BitVecSortRef)})
-
     def bounds(v: VarKey) -> list[Candidate]:
         sort = ts.sorts[v]
         if isinstance(sort, z3.ArithSortRef):
             # Over the integers (the machine integers of horn's "lia" clauses): the program's
-            # constants and the ranges of the integer types, as signed bounds.
+            # constants, and int's range: a wide variable that counts up to an int stays within
+            # int's range (``long long c`` below ``int k``), which no constant of the program says.
             ns = sorted(constants.get(0, set()) | {0, 1})[:MAX_CANDIDATE_CONSTANTS]
             out_int: list[Candidate] = [(op, v, None, n) for n in ns for op in ("==", "s>=", "s<=")]
-            for w in (8, 16, 32, 64):
-                out_int += [("s<=", v, None, (1 << (w - 1)) - 1), ("s>=", v, None, -(1 << (w - 1))),
-                            ("s<=", v, None, (1 << w) - 1)]
-            return out_int
+            return out_int + [("s<=", v, None, (1 << 31) - 1), ("s>=", v, None, -(1 << 31))]
         if not isinstance(sort, z3.BitVecSortRef):
             return []
         ns = sorted(constants.get(sort.size(), set()) | {0, 1})[:MAX_CANDIDATE_CONSTANTS]
-        out: list[Candidate] = [(op, v, None, n) for n in ns for op in ("==", "s>=", "s<=", "u<=")]
-        # A wide variable that counts up to a narrower one stays within the narrower type's
-        # range (``long long c`` below ``int k``): which no constant of the program says.
-        for w in widths:
-            if w < sort.size():
-                out += [("s<=", v, None, (1 << (w - 1)) - 1), ("s>=", v, None, -(1 << (w - 1))),
-                        ("u<=", v, None, (1 << w) - 1)]
-        return out
+        return [(op, v, None, n) for n in ns for op in ("==", "s>=", "s<=", "u<=")]
 
     out: dict[InvKey, list[Candidate]] = {GLOBAL: [c for v in ts.locals.get(GLOBAL, []) for c in bounds(v)]}
     for k in ts.pc_of:
@@ -115,7 +104,8 @@ def _numerals(f: z3.ExprRef) -> list[z3.BitVecNumRef]:
 
 
 def houdini(ts: TransitionSystem, deadline: float, cancelled: Callable[[], bool],
-            guessed: dict[RelKey, list[Equality]] | None = None) -> dict[InvKey, list[Candidate]] | None:
+            guessed: dict[RelKey, list[Equality]] | None = None,
+            step_ms: int = STEP_MS) -> dict[InvKey, list[Candidate]] | None:
     """The largest subset of the candidates that the start establishes and every clause
     preserves (None: out of time), in the clauses' theory. The candidates: the bounds at every
     cut point, or with ``guessed`` equalities per cut point, those and the bounds at the same
@@ -150,11 +140,18 @@ def houdini(ts: TransitionSystem, deadline: float, cancelled: Callable[[], bool]
                 todo = inv[key]
                 while todo:
                     r = check_error(solver, z3.Not(z3.And(*[atom(x, s, post) for x in todo])),
-                                     min(STEP_MS, int((deadline - time.monotonic()) * 1000)))
+                                     min(step_ms, int((deadline - time.monotonic()) * 1000)))
                     if r == z3.unsat:
                         break
                     if r != z3.sat:
-                        return None
+                        # Out of time on nonlinear arithmetic, typically: the highest-degree
+                        # equalities go (dropping candidates is always sound), else give up.
+                        top = max((x.degree for x in todo if isinstance(x, Equality)), default=0)
+                        if top < 2 or time.monotonic() > deadline:
+                            return None
+                        todo = [x for x in todo if not isinstance(x, Equality) or x.degree < top]
+                        changed = True
+                        continue
                     m = solver.model()
                     todo = [x for x in todo if z3.is_true(m.eval(atom(x, s, post), model_completion=True))]
                     changed = True
