@@ -57,6 +57,7 @@ __all__ = ["KInductionOutcome", "TransitionSystem", "applies", "gap_bound", "hou
 MAX_K = 64  # error-free states assumed in the step case; deeper than this, other engines do better
 MAX_GAP = 120  # steps between loop heads: a program with longer paths is left to other engines
 FIRST_SHARE = 0.5  # of the engine's time, for k-induction without invariants
+SAMPLING_SHARE = 0.4  # of the polynomial invariants' time, for sampling states
 ALGEBRAIC_STEP_MS = 3_000  # one nonlinear check's share at most: one slow check must not take the rest
 HOUDINI_SHARE = 0.75  # ... until this share, for finding invariants; the rest for k-induction with them
 
@@ -90,17 +91,9 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     its share of the time (False: k-induction alone, with all of it)."""
     t0 = time.monotonic()
     deadline = t0 + timeout_s
-    why = applies(program)
-    if why:
-        return KInductionOutcome("unknown", why)
-    enc = horn.Encoder(program, "bv")
-    try:
-        clauses = enc.clauses(deadline)
-    except (TypeError, KeyError) as exc:
-        return KInductionOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
-    except horn.EncodingTimeout as exc:
-        return KInductionOutcome("unknown", str(exc), seconds=time.monotonic() - t0, timed_out=True)
-    ts = TransitionSystem(clauses, {f.name: enc.frame(f) for f in program.all_functions()}, enc.globals)
+    ts = _system(program, t0, deadline)
+    if isinstance(ts, KInductionOutcome):
+        return ts
     heads = _loop_heads(program, set(ts.pc_of))
 
     invariants: dict[InvKey, list[Candidate]] = {}
@@ -131,21 +124,28 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     return out(status, reason, k, timed_out, count)
 
 
-def solve_algebraic(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False,
-                    max_k: int = MAX_K) -> KInductionOutcome:
-    """A proof by polynomial loop invariants alone (``_algebraic``): "safe" or "unknown"."""
-    t0 = time.monotonic()
+def _system(program: Program, t0: float, deadline: float) -> TransitionSystem | KInductionOutcome:
+    """The program's bit-vector transition system, or the outcome that says why there is none."""
     why = applies(program)
     if why:
         return KInductionOutcome("unknown", why)
     enc = horn.Encoder(program, "bv")
     try:
-        clauses = enc.clauses(t0 + timeout_s)
+        clauses = enc.clauses(deadline)
     except (TypeError, KeyError) as exc:
         return KInductionOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
     except horn.EncodingTimeout as exc:
         return KInductionOutcome("unknown", str(exc), seconds=time.monotonic() - t0, timed_out=True)
-    ts = TransitionSystem(clauses, {f.name: enc.frame(f) for f in program.all_functions()}, enc.globals)
+    return TransitionSystem(clauses, {f.name: enc.frame(f) for f in program.all_functions()}, enc.globals)
+
+
+def solve_algebraic(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False,
+                    max_k: int = MAX_K) -> KInductionOutcome:
+    """A proof by polynomial loop invariants alone (``_algebraic``): "safe" or "unknown"."""
+    t0 = time.monotonic()
+    ts = _system(program, t0, t0 + timeout_s)
+    if isinstance(ts, KInductionOutcome):
+        return ts
     heads = _loop_heads(program, set(ts.pc_of))
     bound = gap_bound(ts, heads) if heads else None
     if bound is None or bound[0] > MAX_GAP:
@@ -176,7 +176,10 @@ def _algebraic(program: Program, ts: TransitionSystem, heads: set[RelKey], gap: 
         t = types.get(v[1])
         return not isinstance(t, IntType) or t.signed
 
-    guessed = algebraic.guess(ts, heads, signed, until, cancelled)
+    # Sampling gets a share: where the runs are slow to reach the loop (inputs the guards
+    # rarely accept), what the guess does not find by then it seldom finds later.
+    t0 = time.monotonic()
+    guessed = algebraic.guess(ts, heads, signed, t0 + SAMPLING_SHARE * (until - t0), cancelled)
     if not any(guessed.values()) or time.monotonic() > until:
         return None
     enc = horn.Encoder(program, "lia", products=True)

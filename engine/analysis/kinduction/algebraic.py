@@ -4,14 +4,15 @@ Loops that compute sums, powers or products keep relations such as ``y*y - 2*x +
 that no bound by a constant expresses. As DIG does (Nguyen et al., "Using dynamic analysis to
 discover polynomial and array invariants"), the guess comes from states the loop head
 actually reaches: each state gives one row of the values of every monomial of the loop head's
-variables up to ``MAX_DEGREE``; the equalities that hold in every row are the matrix's null
-space. The states come from bounded model checking over the same bit-vector transition
-system, so they are states of the machine-integer program.
+variables (degree 2; 3 over few variables); the equalities that hold in every row are the
+matrix's null space. The states come from runs of the bit-vector transition system (each
+step a clause whose guard the state satisfies, nondeterministic values drawn at random), so
+they are states of the machine-integer program; values are read as their type's integers.
 
-A guess is only a candidate: Houdini keeps it only if the start establishes it and every
-clause preserves it, with bit-vectors. An equality over the integers that holds in a state
-also holds modulo 2^w, so the check is over the same values the samples saw (read as signed
-and sign-extended to the widest variable's width, in both places).
+A guess is only a candidate. kinduction._algebraic keeps what Houdini proves over integer
+clauses with exact products, which cover the machine program's behaviour; an equality over
+the integers that holds in a state also holds modulo 2^w (``atom`` extends each variable by
+its signedness), so the facts also read as bit-vector facts.
 """
 
 from __future__ import annotations
