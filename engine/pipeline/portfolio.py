@@ -80,7 +80,7 @@ KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at mo
 # CEGAR's first phase before it: what it decides this fast needs no other engine. At 0.2 s the
 # editor's median time to the first diagnostic on the shared tasks rose from 0.47 to 0.76 s
 # (bench/editor_bench.py): most tasks CEGAR decides in 0.2 to 0.5 s went through Spacer first.
-ALGEBRAIC_SHARE = 0.3  # then polynomial loop invariants (kinduction.solve_algebraic), this share
+ALGEBRAIC_SHARE = 0.35  # then polynomial loop invariants (kinduction.solve_algebraic), this share
 ALGEBRAIC_SECONDS = 20.0  # ... and at most this: sampling, Houdini and the proof over the integers
 PROBE_SECONDS = 0.5
 # On a small recursive program, CEGAR's share of the time left; the other engines get the rest.

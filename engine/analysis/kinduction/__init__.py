@@ -180,7 +180,9 @@ def _algebraic(program: Program, ts: TransitionSystem, heads: set[RelKey], gap: 
     # rarely accept), what the guess does not find by then it seldom finds later.
     t0 = time.monotonic()
     guessed = algebraic.guess(ts, heads, signed, t0 + SAMPLING_SHARE * (until - t0), cancelled)
-    if not any(guessed.values()) or time.monotonic() > until:
+    # Linear equalities alone are what CEGAR's and Houdini's own domains find: the step is for
+    # polynomial ones, and leaves the time to those engines otherwise.
+    if not any(e.degree >= 2 for h in heads for e in guessed.get(h, [])) or time.monotonic() > until:
         return None
     enc = horn.Encoder(program, "lia", products=True)
     try:
@@ -203,8 +205,9 @@ def _algebraic(program: Program, ts: TransitionSystem, heads: set[RelKey], gap: 
         # Bounds wherever the program stands (the callee of ``assert(cond)`` needs ``cond == 1``),
         # the equalities where they were guessed.
         found = houdini(ints, until, cancelled, {k: tier.get(k, []) for k in ints.pc_of}, ALGEBRAIC_STEP_MS)
-        if not found or not any(isinstance(c, algebraic.Equality) for v in found.values() for c in v):
-            continue
+        if not found or not any(isinstance(c, algebraic.Equality) and c.degree >= 2 for h in heads
+                                for c in found.get(h, [])):
+            continue  # no polynomial invariant: what is left is the other engines' to prove
         # A bound its variable's type already gives says nothing (nor on hover).
         for key, cands in found.items():
             found[key] = [c for c in cands if isinstance(c, algebraic.Equality) or not _by_type(c, types)]

@@ -58,6 +58,10 @@ class Equality:
     def degree(self) -> int:
         return max(len(m) for _, m in self.terms)
 
+    @property
+    def variables(self) -> set[VarKey]:
+        return {v for _, m in self.terms for v in m}
+
     def text(self, name: Callable[[VarKey], str]) -> str:
         parts = []
         for i, (c, mono) in enumerate(self.terms):
@@ -148,7 +152,9 @@ def _equalities(vs: list[VarKey], rows: list[dict[VarKey, int]]) -> list[Equalit
         new = _beyond(_null_space([[_value(row, m) for m in monos] for row in rows]), multiples)
         lower += [{m: c for m, c in zip(monos, vec) if c} for vec in new]
         out += [Equality(tuple((c, m) for c, m in zip(vec, monos) if c)) for vec in new]
-    return [e for e in out if any(m for _, m in e.terms)]
+    # A polynomial in one variable says the variable takes a few values (the roots), which is
+    # what few samples of a narrow range look like, seldom an invariant.
+    return [e for e in out if any(m for _, m in e.terms) and (e.degree < 2 or len(e.variables) > 1)]
 
 
 def _beyond(vecs: list[list[int]], known: list[list[int]]) -> list[list[int]]:
