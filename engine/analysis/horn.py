@@ -38,12 +38,10 @@ from ..cfa.ir import AbortEdge, CallEdge, Unary, Var
 from .predicate.cpa import abstraction_point
 from .predicate.formula import SegmentEncoder, Theory, old
 from .predicate.refiner import add_rule, definitions, uninterpreted_consts
-from .smt import _watchdog, check_within
+from .scope import MAX_EDGES, applies, has_error_location, recursive  # noqa: F401 (horn's own API)
 from .solver_time import solver_timeout
+from .solving import _watchdog, check_within
 
-# A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
-# quickly with the number of relations, and BAM's summaries are what makes edits cheap there.
-MAX_EDGES = 600
 MAX_SEGMENT_STEPS = 20_000  # nodes visited from one cut point (a cycle without one would not end)
 ERROR = ("", -1)  # the relation that stands for "an error location is reachable"
 GAVE_UP = "Spacer gave up"
@@ -86,43 +84,6 @@ class EncodingTimeout(Exception):
 
 class Untranslatable(Exception):
     """A candidate formula outside the fragment that ``to_bv`` reads exactly."""
-
-
-def applies(program: Program, need_loop: bool = True, max_edges: int | None = MAX_EDGES) -> str:
-    """Why the encoding cannot prove this program ("" if it can try). ``need_loop``: a program
-    without loops or recursion is left to the other engines; so is one with more than
-    ``max_edges`` CFA edges."""
-    if program.memsafety:
-        return "memory-safety checks are not encoded"
-    edges = 0
-    for f in program.all_functions():
-        for n in f.nodes:
-            for e in n.out:
-                edges += 1
-                if isinstance(e, AbortEdge) and e.undefined:
-                    return "the program has undefined behaviour that ends a path"
-    if max_edges is not None and edges > max_edges:
-        return f"the program has over {max_edges} CFA edges"
-    if not has_error_location(program):
-        return "no error location"
-    if need_loop and not any(n.loop_head for f in program.all_functions() for n in f.nodes) \
-            and not recursive(program):
-        # Without loops or recursion, value analysis and predicate abstraction settle it fast,
-        # and BAM's summaries, per calling context, are what the editor shows and reuses.
-        return "no loop or recursion"
-    return ""
-
-
-def has_error_location(program: Program) -> bool:
-    return any(n.error is not None for f in program.all_functions() for n in f.nodes)
-
-
-def recursive(program: Program) -> set[str]:
-    """The functions on a cycle of calls."""
-    from ..cfa.callgraph import CallGraph
-
-    cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
-    return cg.recursive_functions()
 
 
 class MachineEncoder(SegmentEncoder):

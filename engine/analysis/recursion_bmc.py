@@ -46,7 +46,9 @@ from .cegar import Confirmed
 from .horn import ERROR, Clause, RelKey
 from .path import ErrorPath, Step
 from .predicate.refiner import uninterpreted_consts
-from .smt import check_path, check_within
+from .scope import unwinds_recursion
+from .smt import check_path
+from .solving import check_within
 
 # The bits one check's instances define (the widths of their clauses' head values): the solver
 # took about 2 KB per bit (id_o1000 at depth 1024: 529,031 bits, 1.1 GB;
@@ -99,9 +101,7 @@ class _Instance:
 
 def applies(program: Program) -> str:
     """Why this engine does not try the program ("" if it does)."""
-    if not horn.recursive(program):
-        return "no recursion (k-induction's BMC covers loops)"
-    return horn.applies(program, need_loop=False)
+    return unwinds_recursion(program)
 
 
 def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False) -> BmcOutcome:

@@ -60,11 +60,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
-from ..analysis import cparec, horn, kinduction, recursion_bmc, registry
+from ..analysis import registry, scope
 from ..analysis.cegar import Confirmed
 from ..analysis.cpa_algorithm import Budget
-from ..analysis.paths import explore
 from ..analysis.result import Statistics, UnknownReason
 from ..cfa.cfa import CFANode, Program
 from ..options import VerifyOptions
@@ -115,25 +115,22 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
             probe.stats.decided_by = "cegar"
             return probe
         if not probe.confirmed:  # a confirmed violation leaves nothing to prove
-            seconds = HORN_SECONDS if opts.timeout is None else min(HORN_SECONDS, HORN_SHARE * opts.timeout)
-            proved, retry = _prove(program, opts, stats, seconds)
-            if proved is not None:
-                return proved
-            if not horn.recursive(program):
-                seconds = KIND_SECONDS if opts.timeout is None else min(KIND_SECONDS, HORN_SHARE * opts.timeout)
-                proved, again = _prove_kinduction(program, opts, stats, seconds, strengthen=False,
-                                                  on_confirmed=on_confirmed)
-                if proved is not None:
-                    return proved
-                retry = retry or again
-                seconds = ALGEBRAIC_SECONDS if opts.timeout is None else min(ALGEBRAIC_SECONDS,
-                                                                              ALGEBRAIC_SHARE * opts.timeout)
-                proved, again = _prove_algebraic(program, opts, stats, seconds)
+            steps: list[tuple[Prover, float, float]] = [(_prove, HORN_SECONDS, HORN_SHARE)]
+            if not scope.recursive(program):
+                steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
+                           KIND_SECONDS, HORN_SHARE),
+                          (_prove_algebraic, ALGEBRAIC_SECONDS, ALGEBRAIC_SHARE)]
+            for prove, most, share in steps:
+                seconds = _share(opts, t0, most, share)
+                if seconds <= 0:  # the run's time is up: more of it might have given a proof
+                    retry = True
+                    break
+                proved, again = prove(program, opts, stats, seconds)
                 if proved is not None:
                     return proved
                 retry = retry or again
     deep = (opts.timeout is not None and opts.timeout >= SPLIT_MIN_SECONDS and not known
-            and _horn_applies(program, opts) and not recursion_bmc.applies(program))
+            and _horn_applies(program, opts) and not scope.unwinds_recursion(program))
     out = cegar(False, CEGAR_SHARE * max(0.0, t0 + opts.timeout - time.monotonic()) if deep else None)
     searched = False  # BMC had CEGAR's leftover and found nothing: the provers below get what it left
     if deep and out.status == "unknown" and out.stopped == UnknownReason.TIMEOUT and not out.confirmed:
@@ -161,7 +158,7 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         # (Spacer had its second try before BMC).
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
         order: list[tuple[Prover, int]] = ([(_prove_cparec, 1)] if searched
-                                           else [(_prove_cparec, 3), (_prove, 2)] if horn.recursive(program)
+                                           else [(_prove_cparec, 3), (_prove, 2)] if scope.recursive(program)
                                            else [(_prove, 2), (_prove_kinduction, 2)])
         for prove, share in order:
             remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
@@ -185,13 +182,25 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
 Prover = Callable[[Program, VerifyOptions, Statistics, float], tuple[Search | None, bool]]
 
 
+def _share(opts: VerifyOptions, t0: float, most: float, share: float) -> float:
+    """An engine's time before CEGAR: ``share`` of the run's limit, at most ``most`` seconds, and
+    never more than what is left of the run (an engine before it may have used more than its
+    own share: the limit is the run's, not each engine's)."""
+    if opts.timeout is None:
+        return most
+    left = t0 + opts.timeout - time.monotonic()
+    return max(0.0, min(most, share * opts.timeout, left))
+
+
 def _horn_applies(program: Program, opts: VerifyOptions) -> bool:
-    return opts.horn and opts.property == "unreach-call" and not horn.applies(program)
+    return opts.horn and opts.property == "unreach-call" and not scope.applies(program)
 
 
 def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float) -> tuple[Search | None, bool]:
     """The Horn-clause engine's proof as a finished search (None: nothing happened, the other
     engines run as they would without it), and whether more time might give one."""
+    from ..analysis import horn
+
     out = horn.solve(program, seconds, _cancel(opts))
     return (_proved(stats, "invariants", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
 
@@ -200,6 +209,8 @@ def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
                   seconds: float) -> tuple[Search | None, bool]:
     """CPArec's proof as a finished search (None: none; its counterexamples are left to path
     exploration, which runs next anyway), and whether more time might give one."""
+    from ..analysis import cparec
+
     out = cparec.solve(program, seconds, _cancel(opts))
     if out.status != "safe":
         return None, out.timed_out
@@ -215,6 +226,8 @@ def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, 
     A violation its base case finds (BMC) is confirmed like any other and decides the run
     when one violation is asked for; the search for all of them is CEGAR's, which goes on
     from where it stops (None here)."""
+    from ..analysis import kinduction
+
     out = kinduction.solve(program, seconds, _cancel(opts), strengthen=strengthen)
     if out.status == "unsafe" and out.confirmed is not None and opts.max_violations == 1:
         stats.decided_by = "bmc"
@@ -232,6 +245,8 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
                      seconds: float) -> tuple[Search | None, bool]:
     """The polynomial-invariant proof as a finished search (None: none), and whether more time
     might give one."""
+    from ..analysis import kinduction
+
     out = kinduction.solve_algebraic(program, seconds, _cancel(opts))
     if out.status != "safe":
         return None, out.timed_out
@@ -247,6 +262,8 @@ def _find_bmc(program: Program, opts: VerifyOptions, out: Search, t0: float,
     remaining = t0 + opts.timeout - time.monotonic()
     if remaining < MIN_SECONDS:
         return None
+    from ..analysis import recursion_bmc
+
     got = recursion_bmc.solve(program, BMC_SHARE * remaining, _cancel(opts))
     out.stats.unwinding_depth = got.depth
     if got.confirmed is None:
@@ -276,6 +293,8 @@ def _cancel(opts: VerifyOptions) -> Callable[[], bool]:
 def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
             t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
     remaining = NO_LIMIT if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+    from ..analysis import cparec, horn
+
     out = cparec.solve(program, remaining, _cancel(opts))
     stats.unwinding_depth = out.depth
     if out.status == "safe":
@@ -330,6 +349,8 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
             on_confirmed(list(streamed))
 
     budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
+    from ..analysis.paths import explore
+
     out = explore(program, budget, opts.max_violations - found, excluded, confirmed_now)
     search.stats.explored_paths = out.paths
     search.confirmed.extend(out.confirmed)

@@ -1,0 +1,59 @@
+"""Which programs the engines over Horn clauses can try: cheap facts read off the CFAs.
+
+The portfolio (pipeline/portfolio.py) asks these before it loads an engine, so a program that no
+such engine takes never imports them (a new process pays for every module it loads).
+"""
+
+from __future__ import annotations
+
+from ..cfa.cfa import Program
+from ..cfa.ir import AbortEdge
+
+# A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
+# quickly with the number of relations, and BAM's summaries are what makes edits cheap there.
+MAX_EDGES = 600
+
+
+def applies(program: Program, need_loop: bool = True, max_edges: int | None = MAX_EDGES) -> str:
+    """Why the encoding cannot prove this program ("" if it can try). ``need_loop``: a program
+    without loops or recursion is left to the other engines; so is one with more than
+    ``max_edges`` CFA edges."""
+    if program.memsafety:
+        return "memory-safety checks are not encoded"
+    edges = 0
+    for f in program.all_functions():
+        for n in f.nodes:
+            for e in n.out:
+                edges += 1
+                if isinstance(e, AbortEdge) and e.undefined:
+                    return "the program has undefined behaviour that ends a path"
+    if max_edges is not None and edges > max_edges:
+        return f"the program has over {max_edges} CFA edges"
+    if not has_error_location(program):
+        return "no error location"
+    if need_loop and not any(n.loop_head for f in program.all_functions() for n in f.nodes) \
+            and not recursive(program):
+        # Without loops or recursion, value analysis and predicate abstraction settle it fast,
+        # and BAM's summaries, per calling context, are what the editor shows and reuses.
+        return "no loop or recursion"
+    return ""
+
+
+def has_error_location(program: Program) -> bool:
+    return any(n.error is not None for f in program.all_functions() for n in f.nodes)
+
+
+def recursive(program: Program) -> set[str]:
+    """The functions on a cycle of calls."""
+    from ..cfa.callgraph import CallGraph
+
+    cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
+    return cg.recursive_functions()
+
+
+def unwinds_recursion(program: Program) -> str:
+    """Why BMC through the recursion (analysis/recursion_bmc.py) does not try the program ("" if
+    it does)."""
+    if not recursive(program):
+        return "no recursion (k-induction's BMC covers loops)"
+    return applies(program, need_loop=False)
