@@ -15,6 +15,8 @@ import importlib
 import sys
 import threading
 import types
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 _LOCK = threading.Lock()
 
@@ -55,3 +57,34 @@ def load() -> None:
         stand_in.__dict__.update({k: v for k, v in real.__dict__.items() if k not in ("__name__", "__spec__")})
         # Modules imported from now on get the real package; those that imported the stand-in
         # read the same objects through it.
+
+
+@contextmanager
+def fresh_context() -> Iterator[None]:
+    """One run's solver calls in a z3 context of their own. z3's heuristics follow its terms'
+    internal ids, so in a shared context an interpolant, and with it a verdict, depended on
+    which runs came before in the process (a server worker, a CLI run over several files): a
+    result must be a function of its input alone. Runs are sequential within a process.
+
+    The context is made when the run first uses z3 (z3 makes its main context on demand), so
+    a run that needs no solver neither imports z3 nor pays for a context."""
+    z3 = sys.modules["z3"]
+    old = z3.z3._main_ctx if loaded() else None
+    if loaded():
+        z3.z3._main_ctx = _PREPARED.pop() if _PREPARED else None
+    try:
+        yield
+    finally:
+        if loaded():
+            sys.modules["z3"].z3._main_ctx = old
+
+
+_PREPARED: list = []  # at most one context, made for the next run
+
+
+def prepare_context() -> None:
+    """Make the next run's context now: a process that waits for its next run (the language
+    server's worker, between jobs) spares that run the few milliseconds z3 takes to make one.
+    A context made ahead is the same as one made on first use: nothing has happened in it."""
+    if loaded() and not _PREPARED:
+        _PREPARED.append(sys.modules["z3"].Context())

@@ -19,13 +19,11 @@ from .analysis.bam import BAM, CacheInconsistency
 from .analysis.blocks import build_blocks
 from .analysis.cegar import Confirmed
 from .analysis.cpa_algorithm import Budget
-from .analysis.harness import write_harness
-from .analysis.report import build_violation
 from .analysis.result import Statistics, UnknownReason, VerificationResult, Violation
-from .analysis.smt import fresh_context
 from .analysis.solver_time import set_deadline
 from .cfa.callgraph import CallGraph
 from .cfa.cfa import Program
+from .lazy_z3 import fresh_context
 from .options import THEORIES, VerifyOptions
 from .pipeline import portfolio
 from .pipeline.cachepolicy import CachePolicy
@@ -244,6 +242,9 @@ class _Violations:
     def build(self, c: Confirmed) -> Violation:
         v = self._built.get(id(c))
         if v is None:
+            from .analysis.harness import write_harness
+            from .analysis.report import build_violation
+
             v = build_violation(self.program, c.path, c.feasibility)
             if self.opts.harness:
                 v.harness = write_harness(self.program, v, self.program.main_file)

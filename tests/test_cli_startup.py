@@ -169,6 +169,9 @@ try:
 except SystemExit:
     pass
 print("z3 imported:", "z3.z3" in sys.modules, file=sys.stderr)
+LAZY = ("analysis.smt", "analysis.report", "analysis.horn", "analysis.kinduction", "analysis.cparec",
+        "analysis.recursion_bmc", "analysis.paths")
+print("loaded:", sorted(m for m in LAZY if "cbam.engine." + m in sys.modules), file=sys.stderr)
 """
 
 
@@ -188,6 +191,25 @@ def test_z3_is_imported_only_by_a_run_that_uses_it(tmp_path):
         runs[src.name] = (json.loads(r.stdout), r.stderr)
     report, err = runs["safe.c"]
     assert report["verdict"] == "TRUE" and "z3 imported: False" in err
+    # Nor the path encoding and the report of a violation, nor the engines beside CEGAR that this
+    # program gives no work (no loop, no recursion): a new process pays for what it runs.
+    assert "loaded: []" in err
     report, err = runs["bug.c"]
     assert report["verdict"] == "FALSE" and "z3 imported: True" in err
+    assert "loaded: ['analysis.report', 'analysis.smt']" in err
     assert report["violations"][0]["inputs"][0]["value"] == 7
+
+
+def test_a_checkout_needs_no_import_hook_to_find_its_engine(tmp_path):
+    """cbam/__init__.py finds engine/ and server/ beside it, so the checkout's install can be a
+    plain path entry (make: editable_mode=compat) rather than setuptools' import hook, which
+    every Python start-up would load (22 ms of every run). Here with the checkout on the path
+    and no site packages' hooks at all."""
+    probe = ("import sys, cbam.engine.api, cbam.server.settings; "
+             "print(cbam.engine.__file__); print(sorted(m for m in sys.modules if 'editable' in m))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, cwd=tmp_path,
+                       timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    engine_file, hooks = r.stdout.splitlines()
+    assert engine_file == str(ROOT / "engine" / "__init__.py") and hooks == "[]"

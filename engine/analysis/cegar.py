@@ -20,8 +20,11 @@ from .bam import BAM, AnalysisUnsupported, FixpointDiverging
 from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, reconstruct
 from .result import UnknownReason
-from .smt import Feasibility, check_path
 from .solver_time import past_deadline
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the path check loads z3 and the path encoding: only a run that finds a path needs them
+    from .smt import Feasibility
 
 
 class Refiner(Protocol):
@@ -132,6 +135,8 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             out.status = "unsafe" if out.confirmed else "unknown" if out.undecided else "safe"
             return _undecided_stand(out)
         path = reconstruct(result.targets[0], program, bam, budget.poll)
+        from .smt import check_path
+
         feas = check_path(program, path, smt_timeout_ms, budget.poll)
         if feas.status == "sat":
             out.confirmed.append(Confirmed(path, feas))

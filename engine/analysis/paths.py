@@ -40,7 +40,8 @@ from .cpa_algorithm import Budget, BudgetExceeded
 from .path import ErrorPath, Step
 from .pathmemory import MemoryUnsupported
 from .result import UnknownReason
-from .smt import EncodingUnsupported, PathEncoder, check_path, check_within
+from .smt import EncodingUnsupported, PathEncoder, check_path
+from .solving import check_within
 
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)

@@ -9,15 +9,11 @@ gcc does, and the report says when the path relies on it.
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import z3
 
-from .. import lazy_z3
 from ..cfa.builder import ENTRY_OBJECT
 from ..cfa.cfa import Program
 from ..cfa.ctype import ArrayType, CType, FunctionType, IntType, PointerType, StructType
@@ -48,105 +44,8 @@ from ..cfa.ir import (
 from ..cfa.translate.common import parse_string
 from .path import ErrorPath, Step
 from .pathmemory import MemoryState, MemoryUnsupported
-from .solver_time import solver_timeout
+from .solving import bv_cast, check_within, extend, shift_amount
 from .value.memory import ALLOCATORS, memory_variables
-
-
-@contextmanager
-def fresh_context() -> Iterator[None]:
-    """One run's solver calls in a z3 context of their own. z3's heuristics follow its terms'
-    internal ids, so in a shared context an interpolant, and with it a verdict, depended on
-    which runs came before in the process (a server worker, a CLI run over several files): a
-    result must be a function of its input alone. Runs are sequential within a process.
-
-    The context is made when the run first uses z3 (z3 makes its main context on demand), so
-    a run that needs no solver neither imports z3 (lazy_z3) nor pays for a context."""
-    old = z3.z3._main_ctx if lazy_z3.loaded() else None
-    if old is not None:
-        z3.z3._main_ctx = None
-    try:
-        yield
-    finally:
-        if lazy_z3.loaded():
-            z3.z3._main_ctx = old
-
-
-class _Watchdog:
-    """One thread that interrupts z3 checks running past their time (instead of a timer thread
-    per check: path exploration makes thousands of small checks)."""
-
-    def __init__(self) -> None:
-        self.cond = threading.Condition()
-        self.watched: dict[int, tuple[float, z3.Context]] = {}
-        self.token = 0
-        self.thread: threading.Thread | None = None
-
-    def arm(self, ctx: z3.Context, deadline: float) -> int:
-        with self.cond:
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(target=self._loop, name="cbam-z3-watchdog", daemon=True)
-                self.thread.start()
-            self.token += 1
-            self.watched[self.token] = (deadline, ctx)
-            self.cond.notify()
-            return self.token
-
-    def disarm(self, token: int) -> None:
-        with self.cond:
-            self.watched.pop(token, None)
-
-    def _loop(self) -> None:
-        with self.cond:
-            while True:
-                if not self.watched:
-                    self.cond.wait()
-                    continue
-                now = time.monotonic()
-                for token, (deadline, ctx) in list(self.watched.items()):
-                    if now >= deadline:
-                        ctx.interrupt()
-                        del self.watched[token]
-                if self.watched:
-                    self.cond.wait(max(0.0, min(d for d, _ in self.watched.values()) - now))
-
-
-_watchdog = _Watchdog()
-
-
-def check_within(solver: z3.Solver, timeout_ms: int, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-    """``solver.check(*assumptions)`` that returns by its time limit: z3 honours "timeout" only
-    between steps, and preprocessing a large array formula can take far longer; so the watchdog
-    interrupts the context as well (an interrupted check answers unknown)."""
-    ms = solver_timeout(timeout_ms)
-    solver.set("timeout", ms)
-    token = _watchdog.arm(solver.ctx, time.monotonic() + ms / 1000 + 0.05)
-    try:
-        return solver.check(*assumptions)
-    finally:
-        _watchdog.disarm(token)
-
-
-def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
-    """``v`` of type ``src`` widened to ``bits`` by its signedness."""
-    return v if bits == src.bits else (z3.SignExt if src.signed else z3.ZeroExt)(bits - src.bits, v)
-
-
-def bv_cast(v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
-    """C's integer conversion on bit-vectors."""
-    if dst.is_bool:
-        return z3.If(v != 0, z3.BitVecVal(1, dst.bits), z3.BitVecVal(0, dst.bits))
-    if dst.bits >= src.bits:
-        return extend(v, src, dst.bits)
-    return z3.Extract(dst.bits - 1, 0, v)
-
-
-def shift_amount(b: z3.ExprRef, amount_bits: int, width: int) -> z3.ExprRef:
-    """A shift amount of ``amount_bits`` bits brought to the shifted value's width."""
-    if width > amount_bits:
-        return z3.ZeroExt(width - amount_bits, b)
-    if width < amount_bits:
-        return z3.Extract(width - 1, 0, b)
-    return b
 
 
 class EncodingUnsupported(Exception):

@@ -29,7 +29,7 @@ import z3
 
 from ..horn import ERROR, RelKey
 from ..predicate.refiner import uninterpreted_consts
-from ..smt import check_within
+from ..solving import check_within
 from .system import TransitionSystem, VarKey
 
 MAX_DEGREE = 2

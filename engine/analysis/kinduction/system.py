@@ -18,7 +18,7 @@ from ..horn import ERROR, Clause, RelKey, key
 from ..path import ErrorPath, Step
 from ..predicate.formula import old
 from ..predicate.refiner import uninterpreted_consts
-from ..smt import check_within
+from ..solving import check_within
 
 MAX_INSTANCES = 20_000  # cut points with the calls inlined, to bound those steps
 PC_BITS = 16

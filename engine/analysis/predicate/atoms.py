@@ -22,7 +22,7 @@ from math import gcd
 import z3
 
 from ...cfa.ctype import IntType
-from ..smt import extend
+from ..solving import extend
 
 OLD = "@old"  # suffix of an entry copy: the value a parameter or global had at function entry
 

@@ -37,7 +37,7 @@ from ...cfa.ir import (
     Unary,
     Var,
 )
-from ..smt import bv_cast, shift_amount
+from ..solving import bv_cast, shift_amount
 from .atoms import OLD, base_var
 
 COMPARE = ("==", "!=", "<", ">", "<=", ">=")

@@ -29,8 +29,8 @@ import z3
 from ...cfa.cfa import CFANode, Program
 from ...cfa.ir import CallEdge, Var
 from ..path import ErrorPath
-from ..smt import _watchdog
 from ..solver_time import solver_timeout
+from ..solving import _watchdog
 from .atoms import Atom, atom_vars, atoms_of
 from .cpa import PredicateCPA, PredicatePrecision
 from .formula import SegmentEncoder, Theory, old

@@ -81,7 +81,10 @@ class Op(Sym):
     __slots__ = ("kind", "op", "types", "args")
 
     def __init__(self, kind: str, op: str, types: tuple[IntType, ...], args: tuple[Any, ...]):
-        size = 1 + sum(a.size for a in args if isinstance(a, Sym))
+        size = 1
+        for a in args:  # a loop, not sum() over a generator: decoding a stored summary makes thousands
+            if isinstance(a, Sym):
+                size += a.size
         if size > MAX_SIZE:
             raise Abandon("expression too large")
         self.kind, self.op, self.types, self.args = kind, op, types, args
@@ -232,16 +235,31 @@ class Decoder:
     def __init__(self, nodes: Any):
         if not isinstance(nodes, list):
             raise ValueError("symbolic node table is not a list")
-        self.built: list[Sym] = []
+        # A new process decodes every stored summary it instantiates (a leaf's is a DAG of
+        # about a thousand nodes): one pass, with the type tuples shared through a memo.
+        built: list[Sym] = []
+        self.built = built
+        types_of = _TYPE_TUPLES
         for n in nodes:
             if n[0] == "p":
-                self.built.append(Param(str(n[1])))
+                built.append(Param(str(n[1])))
                 continue
             kind, op, types, args = n
             if kind not in ("b", "u", "c"):
                 raise ValueError(f"unknown symbolic operation {kind!r}")
-            self.built.append(Op(kind, str(op), tuple(_type_of(t) for t in types),
-                                 tuple(None if a is None else self.value(a) for a in args)))
+            codes = tuple(types)
+            ts = types_of.get(codes)
+            if ts is None:
+                ts = types_of[codes] = tuple(_type_of(t) for t in codes)
+            values = []
+            for a in args:
+                if a is None or (type(a) is int):
+                    values.append(a)
+                elif type(a) is list and len(a) == 1 and type(a[0]) is int and 0 <= a[0] < len(built):
+                    values.append(built[a[0]])
+                else:
+                    values.append(self.value(a))  # anything else: checked (and refused) there
+            built.append(Op(kind, str(op), ts, tuple(values)))
 
     def value(self, d: Any) -> Any:
         if isinstance(d, int) and not isinstance(d, bool):
@@ -252,6 +270,7 @@ class Decoder:
 
 
 _TYPES: dict[str, IntType] = {}
+_TYPE_TUPLES: dict[tuple[Any, ...], tuple[IntType, ...]] = {}
 _CODES: dict[tuple[IntType, ...], list[str]] = {}
 
 

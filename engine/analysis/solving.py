@@ -1,0 +1,93 @@
+"""Solver calls with a time limit that holds, and C's integer conversions on bit-vectors:
+what every engine that talks to z3 shares. Light to import (z3 itself is loaded on first use,
+engine/lazy_z3.py), so an analysis that builds formulas only in some runs does not load the
+path encoding (smt.py) with it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import z3
+
+from ..cfa.ctype import IntType
+from .solver_time import solver_timeout
+
+
+class _Watchdog:
+    """One thread that interrupts z3 checks running past their time (instead of a timer thread
+    per check: path exploration makes thousands of small checks)."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.watched: dict[int, tuple[float, z3.Context]] = {}
+        self.token = 0
+        self.thread: threading.Thread | None = None
+
+    def arm(self, ctx: z3.Context, deadline: float) -> int:
+        with self.cond:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._loop, name="cbam-z3-watchdog", daemon=True)
+                self.thread.start()
+            self.token += 1
+            self.watched[self.token] = (deadline, ctx)
+            self.cond.notify()
+            return self.token
+
+    def disarm(self, token: int) -> None:
+        with self.cond:
+            self.watched.pop(token, None)
+
+    def _loop(self) -> None:
+        with self.cond:
+            while True:
+                if not self.watched:
+                    self.cond.wait()
+                    continue
+                now = time.monotonic()
+                for token, (deadline, ctx) in list(self.watched.items()):
+                    if now >= deadline:
+                        ctx.interrupt()
+                        del self.watched[token]
+                if self.watched:
+                    self.cond.wait(max(0.0, min(d for d, _ in self.watched.values()) - now))
+
+
+_watchdog = _Watchdog()
+
+
+def check_within(solver: z3.Solver, timeout_ms: int, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+    """``solver.check(*assumptions)`` that returns by its time limit: z3 honours "timeout" only
+    between steps, and preprocessing a large array formula can take far longer; so the watchdog
+    interrupts the context as well (an interrupted check answers unknown)."""
+    ms = solver_timeout(timeout_ms)
+    solver.set("timeout", ms)
+    token = _watchdog.arm(solver.ctx, time.monotonic() + ms / 1000 + 0.05)
+    try:
+        return solver.check(*assumptions)
+    finally:
+        _watchdog.disarm(token)
+
+
+def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
+    """``v`` of type ``src`` widened to ``bits`` by its signedness."""
+    return v if bits == src.bits else (z3.SignExt if src.signed else z3.ZeroExt)(bits - src.bits, v)
+
+
+def bv_cast(v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
+    """C's integer conversion on bit-vectors."""
+    if dst.is_bool:
+        return z3.If(v != 0, z3.BitVecVal(1, dst.bits), z3.BitVecVal(0, dst.bits))
+    if dst.bits >= src.bits:
+        return extend(v, src, dst.bits)
+    return z3.Extract(dst.bits - 1, 0, v)
+
+
+def shift_amount(b: z3.ExprRef, amount_bits: int, width: int) -> z3.ExprRef:
+    """A shift amount of ``amount_bits`` bits brought to the shifted value's width."""
+    if width > amount_bits:
+        return z3.ZeroExt(width - amount_bits, b)
+    if width < amount_bits:
+        return z3.Extract(width - 1, 0, b)
+    return b
