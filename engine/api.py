@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
            "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
            "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
-           "load_task", "self_check", "warm_up"]
+           "load_task", "self_check", "warm_up", "prepare_next_run"]
 
 
 # ---- what there is to choose ------------------------------------------------------------------
@@ -185,10 +185,22 @@ def warm_up() -> None:
     a process started ahead of need answers its first job without that cost."""
     import importlib
 
-    for module in (f"{__package__}.{m}" for m in ("verify", "report_file", "cache.store", "cfa.load")):
+    # The modules a run loads only when it needs them (the path check, the engines beside CEGAR)
+    # as well: a worker imports them before its first job.
+    for module in (f"{__package__}.{m}" for m in ("verify", "report_file", "cache.store", "cfa.load", "analysis.smt",
+                                                   "analysis.report", "analysis.harness", "analysis.paths",
+                                                   "analysis.horn", "analysis.kinduction", "analysis.cparec",
+                                                   "analysis.recursion_bmc")):
         importlib.import_module(module)
     lazy_z3.load()
     registry.analyses(registry.configuration(registry.DEFAULT))
+    lazy_z3.prepare_context()
+
+
+def prepare_next_run() -> None:
+    """What a process that waits for its next run can do ahead of it (the language server's
+    worker, between jobs): make the z3 context that run will use."""
+    lazy_z3.prepare_context()
 
 
 def limit_memory(megabytes: int) -> None:

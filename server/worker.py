@@ -111,6 +111,8 @@ def worker_main(conn: Connection) -> None:
             # The next edit looks up the blocks this job wrote: decode them now, unless a job waits.
             if not store.predecode(stop=lambda: conn.poll(0)):
                 break
+        if broken is None and not conn.poll(0):
+            api.prepare_next_run()
 
 
 # Python's full collections scan every object that survived the earlier ones: the engine, and

@@ -163,3 +163,40 @@ def test_an_answer_is_not_repeated_when_a_header_may_have_changed_while_it_was_r
         assert worker.answers.get(Job(src.as_uri(), str(src), text, 2, settings, id=2)) is None
     finally:
         worker.shutdown()
+
+
+def test_the_spare_worker_starts_only_once_no_analysis_runs(monkeypatch) -> None:
+    """A spare worker's start (a Python importing the engine) must not run beside the job of the
+    user's next save: it starts ``SPARE_DELAY`` after the last job ended, not while one runs."""
+    import asyncio
+
+    from cbam.server import state as state_mod
+
+    started: list[float] = []
+
+    class _Fake:
+        def start(self):
+            started.append(time.monotonic())
+            return self
+
+    monkeypatch.setattr(state_mod, "Worker", _Fake)
+    monkeypatch.setattr(state_mod, "SPARE_DELAY", 0.2)
+
+    async def scenario() -> None:
+        ls = state_mod.CbamServer()
+        doc = ls.docs.setdefault("file:///a.c", state_mod.DocState("file:///a.c"))
+        doc.busy = True
+        t0 = time.monotonic()
+        ls.replenish_spare()  # a job ended while another document's still runs
+        await asyncio.sleep(0.5)
+        assert started == [] and ls.spare is None
+        doc.busy = False
+        ls.replenish_spare()  # that one ends too
+        ls.replenish_spare()  # (a second end restarts the wait, and starts one spare only)
+        await asyncio.sleep(0.1)
+        assert started == []
+        await asyncio.sleep(0.4)
+        assert len(started) == 1 and started[0] - t0 >= 0.6 and ls.spare is not None
+        ls.shutdown_workers = lambda: None  # the fake has nothing to stop
+
+    asyncio.run(scenario())
