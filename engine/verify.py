@@ -19,6 +19,7 @@ from .analysis.bam import BAM, CacheInconsistency
 from .analysis.blocks import build_blocks
 from .analysis.cegar import Confirmed
 from .analysis.cpa_algorithm import Budget
+from .analysis.replay import with_replay
 from .analysis.result import Statistics, UnknownReason, VerificationResult, Violation
 from .analysis.solver_time import set_deadline
 from .cfa.callgraph import CallGraph
@@ -199,6 +200,9 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
                         chain_hinted=chain_precision[1])
     else:
         listener = violations.report if opts.on_partial is not None else None
+        # A path found again after an edit usually breaks with the inputs it broke with before.
+        hints = policy.earlier_inputs() if policy is not None else []
+        check = with_replay(hints) if hints else None
 
         def cegar(first_phase_only: bool, timeout: float | None) -> Search:
             run_deadline = None if opts.timeout is None else t0 + opts.timeout
@@ -213,7 +217,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
                                   opts._replace(timeout=limit), persistent, stats,
                                   # A probe streams nothing: its violations are found again, or are its answer.
                                   validated, None if first_phase_only else listener, known, chain, chain_precision,
-                                  probe=first_phase_only)
+                                  probe=first_phase_only, check=check)
             finally:
                 set_deadline(run_deadline)
         search = portfolio.search(program, opts, stats, cegar, t0, known, listener)
@@ -293,6 +297,7 @@ def _assemble(result: VerificationResult, program: Program, opts: VerifyOptions,
     result.statistics = search.stats
     result.invariants = dict(search.invariants)
     result.violations = violations.all(search.confirmed)
+    search.stats.confirmed_by_replay = sum(1 for c in search.confirmed if c.feasibility.replayed)
     if result.violations and result.verdict != "FALSE":
         # A confirmed violation stands even if a later phase ran out of time.
         result.verdict, result.reason, result.reason_kind = "FALSE", "", UnknownReason.NONE

@@ -55,7 +55,9 @@ def compare(src: str, tmp_path: Path, store: CacheStore, config: str = "value"):
     (tmp_path / "scratch").mkdir(exist_ok=True)
     fresh = run(src, tmp_path / "scratch" / "c.c", None, config)
     norm = lambda obs: str(obs).replace(str(tmp_path / "scratch" / "c.c"), "F").replace(str(tmp_path / "c.c"), "F")  # noqa: E731
-    assert norm(observe(inc)) == norm(observe(fresh))
+    assert norm(observe(inc, values=False)) == norm(observe(fresh, values=False))
+    if inc.source == "cache":  # a certified violation is the stored one, example values and all
+        assert norm(observe(inc)) == norm(observe(fresh))
     return inc
 
 

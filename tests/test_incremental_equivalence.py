@@ -37,10 +37,17 @@ MODES = {"first": {"max_violations": 1}, "editor": {"max_violations": 20, "extra
 EXAMPLES = {"value": 50, "interval": 50, "predicate": 2, "value+predicate": 2}
 
 
-def observe(result) -> tuple:
+def observe(result, values: bool = True) -> tuple:
+    """What a run reports. ``values=False``: without the example values, which a run after an edit
+    may take from the violation's earlier inputs (analysis/replay.py) where a fresh run takes
+    z3's model: the same checks and paths, step by step, with inputs from the same sources."""
+    def text(s) -> str:
+        return s.message if values or s.kind == "branch" else s.kind
+
     return (result.verdict, result.reason, str(result.reason_range), tuple(
-        (v.message, str(v.range), tuple((s.kind, s.message, str(s.range)) for s in v.steps),
-         tuple((i.source, i.value) for i in v.inputs))
+        (v.message if values else v.message.split(" (for example when ")[0], str(v.range),
+         tuple((s.kind, text(s), str(s.range)) for s in v.steps),
+         tuple((i.source, i.value if values else i.type) for i in v.inputs))
         for v in result.violations))
 
 

@@ -18,13 +18,10 @@ from typing import Protocol
 from ..cfa.cfa import Program
 from .bam import BAM, AnalysisUnsupported, FixpointDiverging
 from .cpa_algorithm import Budget, BudgetExceeded
+from .feasibility import Feasibility
 from .path import ErrorPath, reconstruct
 from .result import UnknownReason
 from .solver_time import past_deadline
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # the path check loads z3 and the path encoding: only a run that finds a path needs them
-    from .smt import Feasibility
 
 
 class Refiner(Protocol):
@@ -102,14 +99,20 @@ def _undecided_stand(out: CegarOutcome) -> CegarOutcome:
     return out
 
 
+# A path check: (program, error path, time limit in ms, poll) -> its finding.
+PathCheck = Callable[[Program, ErrorPath, int, Callable[[], None]], Feasibility]
+
+
 def cegar(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
           max_violations: int = 1, max_refinements: int = 500, smt_timeout_ms: int = 60_000,
-          on_confirmed: Callable[[Confirmed, int], None] | None = None) -> CegarOutcome:
-    """``on_confirmed(violation, refinements so far)``: told of each violation as it is confirmed."""
+          on_confirmed: Callable[[Confirmed, int], None] | None = None,
+          check: PathCheck | None = None) -> CegarOutcome:
+    """``on_confirmed(violation, refinements so far)``: told of each violation as it is confirmed.
+    ``check``: how an error path is checked (default: exactly, with z3: smt.check_path)."""
     out = CegarOutcome("safe", precision=precision)
     try:
         return _loop(program, bam, precision, budget, refiner, max_violations, max_refinements, smt_timeout_ms, out,
-                     on_confirmed)
+                     on_confirmed, check)
     except (BudgetExceeded, FixpointDiverging) as exc:
         exc.confirmed = out.confirmed  # type: ignore[attr-defined]  # confirmed violations stand
         raise
@@ -117,7 +120,7 @@ def cegar(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
 
 def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: Refiner | None,
           max_violations: int, max_refinements: int, smt_timeout_ms: int, out: CegarOutcome,
-          on_confirmed: Callable[[Confirmed, int], None] | None) -> CegarOutcome:
+          on_confirmed: Callable[[Confirmed, int], None] | None, check: PathCheck | None) -> CegarOutcome:
     prec = precision
     seen_paths: set[tuple] = set()
     while True:
@@ -135,9 +138,9 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             out.status = "unsafe" if out.confirmed else "unknown" if out.undecided else "safe"
             return _undecided_stand(out)
         path = reconstruct(result.targets[0], program, bam, budget.poll)
-        from .smt import check_path
-
-        feas = check_path(program, path, smt_timeout_ms, budget.poll)
+        if check is None:
+            from .smt import check_path as check
+        feas = check(program, path, smt_timeout_ms, budget.poll)
         if feas.status == "sat":
             out.confirmed.append(Confirmed(path, feas))
             budget.violation_found()

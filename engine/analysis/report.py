@@ -1,10 +1,8 @@
-"""Turn a confirmed error path and its z3 model into a report people can follow."""
+"""Turn a confirmed error path and the values it was confirmed with into a report people can follow."""
 
 from __future__ import annotations
 
 import re
-
-import z3
 
 from ..cfa.builder import START_FUNCTION
 from ..cfa.cfa import Program
@@ -19,15 +17,13 @@ from ..cfa.ir import (
     ReturnEdge,
     display_name,
 )
+from .feasibility import Feasibility
 from .path import ErrorPath
 from .result import InputReport, PathStepReport, Violation
-from .smt import Feasibility, to_int
 
 _ASSERT_CALL = re.compile(r"^\s*__VERIFIER_assert\s*\((.*)\)\s*;?\s*$", re.S)
 
 
-def _val(model: z3.ModelRef, term: z3.ExprRef, t) -> int:
-    return to_int(model.eval(term, model_completion=True), t)
 
 
 def edge_ref(e) -> list:
@@ -35,31 +31,31 @@ def edge_ref(e) -> list:
 
 
 def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Violation:
-    assert feas.encoding is not None and feas.model is not None
-    enc, model = feas.encoding, feas.model
+    assert feas.encoding is not None
+    enc, val = feas.encoding, feas.value
     inputs_at = {inp.step: inp for inp in enc.inputs}
     steps: list[PathStepReport] = []
     call_stack: list[int] = []
     for i, st in enumerate(path.steps):
         e = st.edge
         fn = e.pred.function
-        writes = {display_name(n): _val(model, t, ty) for n, t, ty in enc.writes[i]}
+        writes = {display_name(n): val(t, ty) for n, t, ty in enc.writes[i]}
         if st.kind == "call":
             assert isinstance(e, CallEdge)
             call_stack.append(i)
             if fn == START_FUNCTION:
                 continue
-            args = ", ".join(f"{display_name(n)} = {_val(model, t, ty)}" for n, t, ty in enc.args.get(i, []))
+            args = ", ".join(f"{display_name(n)} = {val(t, ty)}" for n, t, ty in enc.args.get(i, []))
             steps.append(PathStepReport("call", f"call {e.callee}({args})", e.range, fn, e.text,
-                                        {display_name(n): _val(model, t, ty) for n, t, ty in enc.args.get(i, [])}))
+                                        {display_name(n): val(t, ty) for n, t, ty in enc.args.get(i, [])}))
             continue
         if st.kind == "summary":
             assert isinstance(e, CallEdge) and st.summary is not None
             if fn == START_FUNCTION:
                 continue
-            args = ", ".join(f"{display_name(n)} = {_val(model, t, ty)}" for n, t, ty in enc.args.get(i, []))
+            args = ", ".join(f"{display_name(n)} = {val(t, ty)}" for n, t, ty in enc.args.get(i, []))
             steps.append(PathStepReport("call", f"call {e.callee}({args})", e.range, fn, e.text,
-                                        {display_name(n): _val(model, t, ty) for n, t, ty in enc.args.get(i, [])}))
+                                        {display_name(n): val(t, ty) for n, t, ty in enc.args.get(i, [])}))
             callee = program.functions[e.callee]
             ret = st.summary["outputs"].get(callee.result_var) if callee.result_var else None
             msg = f"{e.callee} returns {ret}" if ret is not None else f"{e.callee} returns"
@@ -74,7 +70,7 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
             ret = None
             if callee.result_var is not None:
                 for _name, t, ty in enc.writes[i]:
-                    ret = _val(model, t, ty)
+                    ret = val(t, ty)
             msg = f"{e.callee} returns {ret}" if ret is not None else f"{e.callee} returns"
             steps.append(PathStepReport("return", msg, e.range, fn, e.text, writes))
             continue

@@ -10,7 +10,6 @@ gcc does, and the report says when the path relies on it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import z3
 
@@ -42,6 +41,7 @@ from ..cfa.ir import (
     Var,
 )
 from ..cfa.translate.common import parse_string
+from .feasibility import Encoding, Feasibility, InputValue
 from .path import ErrorPath, Step
 from .pathmemory import MemoryState, MemoryUnsupported
 from .solving import bv_cast, check_within, extend, shift_amount
@@ -53,30 +53,6 @@ class EncodingUnsupported(Exception):
         self.what = what
         self.range = rng
         super().__init__(what)
-
-
-@dataclass
-class InputValue:
-    """A value the environment supplies along the path (a nondet call, an input, an external call)."""
-
-    source: str  # e.g. "__VERIFIER_nondet_int", "input argc", "extern foo"
-    type: CType
-    step: int
-    term: z3.ExprRef
-    value: int | None = None
-    range: object = None
-
-
-@dataclass
-class Encoding:
-    constraints: list[z3.BoolRef] = field(default_factory=list)
-    inputs: list[InputValue] = field(default_factory=list)
-    # per step: list of (display name, term, type) written by the step
-    writes: list[list[tuple[str, z3.ExprRef, CType]]] = field(default_factory=list)
-    # per step: the arguments passed (call steps)
-    args: dict[int, list[tuple[str, z3.ExprRef, CType]]] = field(default_factory=dict)
-    overflow_checks: list[tuple[z3.BoolRef, int]] = field(default_factory=list)
-    uses_memory: bool = False
 
 
 def _bits(t: CType, program: Program) -> int:
@@ -604,16 +580,6 @@ class PathEncoder:
             self.enc.inputs.append(InputValue(rhs.source, t, i, v))
             return v
         return self.expr(rhs, frame, i)
-
-
-@dataclass
-class Feasibility:
-    status: str  # "sat" | "unsat" | "unknown" | "unsupported"
-    encoding: Encoding | None = None
-    model: z3.ModelRef | None = None
-    reason: str = ""
-    unsupported_range: object = None
-    overflow_steps: list[int] = field(default_factory=list)
 
 
 def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     Chain: TypeAlias = tuple[list[list[dict]], list[Analysis], dict | None, bool]
 
 
+MAX_INPUT_HINTS = 4  # earlier violations whose inputs a new path is run with before z3 checks it
+
+
 class CachePolicy:
     def __init__(self, store: CacheStore, program: Program, opts: VerifyOptions):
         self.store = store
@@ -70,6 +73,16 @@ class CachePolicy:
     def hints(self, found: list[Analysis]) -> dict[str, Any]:
         """The precision the last run of this file learned, where it still applies."""
         return phase_schedule.reusable(found, self.program, self.store.get_precision(self.file, self.precision_slot))
+
+    def earlier_inputs(self) -> list[list[int]]:
+        """The inputs of the violations the last run of this file reported, each in the order its
+        path read them: a path found again after an edit is first run with them (replay.py)."""
+        cert = self.store.get_certificate(self.file, self.certificate_run)
+        try:
+            violations = cert["result"]["violations"] if isinstance(cert, dict) else []
+            return [[int(i["value"]) for i in v["inputs"]] for v in violations][:MAX_INPUT_HINTS]
+        except (KeyError, TypeError, ValueError):
+            return []  # written by an incompatible layout
 
     def revalidate(self, bam: BAM, precision: dict) -> VerificationResult | None:
         """The certified violation, if its certificate still holds (first-violation mode only)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.bam import BAM, FixpointDiverging
-from ..analysis.cegar import CegarOutcome, Confirmed, cegar
+from ..analysis.cegar import CegarOutcome, Confirmed, PathCheck, cegar
 from ..analysis.cpa import Block, CompositeCPA
 from ..analysis.cpa_algorithm import Budget, BudgetExceeded
 from ..analysis.registry import Analysis, build, refiner
@@ -61,14 +61,16 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
                phases: list[Phase], opts: VerifyOptions, persistent, stats: Statistics,
                validated: dict, on_confirmed: Callable[[list[Confirmed]], None] | None = None,
                known: dict[int, CFANode] | None = None, chain: list[list[dict]] | None = None,
-               chain_precision: tuple[dict, bool] | None = None, probe: bool = False) -> Search:
+               chain_precision: tuple[dict, bool] | None = None, probe: bool = False,
+               check: PathCheck | None = None) -> Search:
     """``validated``: block results that a certificate's validation already computed (final).
     ``on_confirmed``: told of the violations confirmed so far, each time there is a new one.
     ``known``: error locations of violations already established (certified), searched no
     further; ``chain``: their certificates, in order, found under ``chain_precision`` (and
     whether that was a hint); the search's own extend them if it runs under the same.
     ``probe``: a short look before other engines (pipeline/portfolio.py): even its last phase
-    gives up on a growing summary or loop, as a phase with a successor does."""
+    gives up on a growing summary or loop, as a phase with a successor does. ``check``: how
+    CEGAR checks an error path (cegar.cegar)."""
     out = Search(stats=stats, chain=list(chain or []), chain_precision=phases[0].precision,
                  chain_hinted=phases[0].reused)
     same_precision = True
@@ -116,7 +118,7 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
             break
         try:
             outcome = cegar(program, bam, phase.precision, budget, ref, budget_violations - len(out.confirmed),
-                            on_confirmed=confirmed_now)
+                            on_confirmed=confirmed_now, check=check)
         except BudgetExceeded as exc:
             accumulate(stats, bam, budget, 0)
             found_here = getattr(exc, "confirmed", [])

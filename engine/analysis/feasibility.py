@@ -1,0 +1,57 @@
+"""What a path check finds: whether an error path is feasible, and with which values.
+
+Two checks produce it: the exact encoding of the path for z3 (smt.py), whose terms a model
+evaluates, and a run of the path with concrete inputs (replay.py), whose "terms" are already
+values. Reading a finding (the violation's report, analysis/report.py) needs neither z3 nor a
+model: ``Feasibility.value`` gives a term's value either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cfa.ctype import CType, IntType
+
+
+@dataclass
+class InputValue:
+    """A value the environment supplies along the path (a nondet call, an input, an external call)."""
+
+    source: str  # e.g. "__VERIFIER_nondet_int", "input argc", "extern foo"
+    type: CType
+    step: int
+    term: Any  # a z3 term, or the value itself (a replayed path)
+    value: int | None = None
+    range: object = None
+
+
+@dataclass
+class Encoding:
+    constraints: list[Any] = field(default_factory=list)
+    inputs: list[InputValue] = field(default_factory=list)
+    # per step: list of (display name, term, type) written by the step
+    writes: list[list[tuple[str, Any, CType]]] = field(default_factory=list)
+    # per step: the arguments passed (call steps)
+    args: dict[int, list[tuple[str, Any, CType]]] = field(default_factory=dict)
+    overflow_checks: list[tuple[Any, int]] = field(default_factory=list)
+    uses_memory: bool = False
+
+
+@dataclass
+class Feasibility:
+    status: str  # "sat" | "unsat" | "unknown" | "unsupported"
+    encoding: Encoding | None = None
+    model: Any = None  # z3's model of the encoding; None for a replayed path
+    reason: str = ""
+    unsupported_range: object = None
+    overflow_steps: list[int] = field(default_factory=list)
+    replayed: bool = False  # confirmed by running the path with given inputs (replay.py), not by z3
+
+    def value(self, term: Any, t: CType) -> int:
+        """A term's value in this finding, as its C type reads it."""
+        if isinstance(term, int):
+            return t.wrap(term) if isinstance(t, IntType) else term
+        from .smt import to_int
+
+        return to_int(self.model.eval(term, model_completion=True), t)
