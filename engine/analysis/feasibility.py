@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import z3  # the engine's stand-in: loaded only by a finding that has a model (lazy_z3.py)
+
 from ..cfa.ctype import CType, IntType
 
 
@@ -52,6 +54,12 @@ class Feasibility:
         """A term's value in this finding, as its C type reads it."""
         if isinstance(term, int):
             return t.wrap(term) if isinstance(t, IntType) else term
-        from .smt import to_int
-
         return to_int(self.model.eval(term, model_completion=True), t)
+
+
+def to_int(v: Any, t: CType) -> int:
+    """A z3 value as the integer its C type reads (z3 is loaded: ``v`` is one of its values)."""
+    raw = v.as_long() if z3.is_bv_value(v) else 0
+    if isinstance(t, IntType) and not t.name.startswith("bytes["):
+        return t.wrap(raw)
+    return raw

@@ -41,7 +41,7 @@ from ..cfa.ir import (
     Var,
 )
 from ..cfa.translate.common import parse_string
-from .feasibility import Encoding, Feasibility, InputValue
+from .feasibility import Encoding, Feasibility, InputValue, to_int
 from .path import ErrorPath, Step
 from .pathmemory import MemoryState, MemoryUnsupported
 from .solving import bv_cast, check_within, extend, shift_amount
@@ -601,10 +601,3 @@ def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,
         inp.value = to_int(model.eval(inp.term, model_completion=True), inp.type)
     overflow = [s for cond, s in enc.overflow_checks if z3.is_true(model.eval(cond, model_completion=True))]
     return Feasibility("sat", enc, model, overflow_steps=sorted(set(overflow)))
-
-
-def to_int(v: z3.ExprRef, t: CType) -> int:
-    raw = v.as_long() if z3.is_bv_value(v) else 0
-    if isinstance(t, IntType) and not t.name.startswith("bytes["):
-        return t.wrap(raw)
-    return raw
