@@ -12,11 +12,17 @@ memory-safety check asks the opposite question of the same terms).
 Objects: a variable that is an aggregate or has its address taken, one per call frame
 instance; a heap object per allocation on the path (size: the requested size); a string
 literal (its bytes constrained when first used); a function (size 0, for function pointers).
+
+What the path determines stays a Python int (an address computed from a loop counter, a byte
+written from a constant): such accesses cost no z3 term and need no solver, and the z3 array
+is built only when an access at a symbolic address needs it. A value here is either a z3
+bit-vector term or an int (its bit pattern); a condition either a z3 Boolean or a bool.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
 
@@ -47,9 +53,10 @@ class MemoryState:
     bits: int = field(init=False)
     id_bits: int = field(init=False)
     off_bits: int = field(init=False)
-    mem: z3.ExprRef = field(init=False)
     live: z3.ExprRef = field(init=False)
     sizes: dict[int, z3.ExprRef] = field(default_factory=dict)
+    known_sizes: dict[int, int] = field(default_factory=dict)  # the sizes that are concrete
+    alive: dict[int, bool] | None = field(default_factory=dict)  # liveness, while every free was at a concrete address
     heap: set[int] = field(default_factory=set)
     names: dict[str, int] = field(default_factory=dict)
     accesses: list[Access] = field(default_factory=list)
@@ -65,20 +72,40 @@ class MemoryState:
         self.bits = self.program.data_model.pointer_bits
         self.id_bits = 8 if self.bits == 32 else 16
         self.off_bits = self.bits - self.id_bits
-        self.mem = z3.Array("mem#0", z3.BitVecSort(self.bits), z3.BitVecSort(8))
-        # Writes at concrete addresses since ``base``: a read at a concrete address takes the
-        # byte from here, or reads ``logged_from`` (no chain of stores for z3 to wade through).
-        self.logged_from = self.mem
-        self.log: dict[int, z3.ExprRef] = {}
+        # Memory is the array ``logged_from`` updated by ``log``, the writes at concrete addresses
+        # made since (address -> byte): a read at a concrete address takes its byte from the log,
+        # or reads ``logged_from`` (no chain of stores for z3 to wade through). The whole array,
+        # ``mem``, is made when a symbolic access needs it.
+        self.logged_from = z3.Array("mem#0", z3.BitVecSort(self.bits), z3.BitVecSort(8))
+        self.log: dict[int, Any] = {}
+        self._array: z3.ExprRef | None = self.logged_from
         # z3 can spend minutes, deaf to its time limit, on reads at symbolic addresses through
         # long chains of stores: their total length is bounded (MAX_SYMBOLIC_COST).
         self.depth = 0
         self.cost = 0
         self.live = z3.Array("live#0", z3.BitVecSort(self.id_bits), z3.BoolSort())
+        self.mask = (1 << self.bits) - 1
+        self.off_mask = (1 << self.off_bits) - 1
+
+    def term(self, v: Any, bits: int | None = None) -> z3.ExprRef:
+        """A value as a z3 term (an int: of ``bits`` bits, by default an address's)."""
+        return z3.BitVecVal(v, self.bits if bits is None else bits) if isinstance(v, int) else v
+
+    @property
+    def mem(self) -> z3.ExprRef:
+        """The whole memory as one z3 array (made from the log on demand)."""
+        if self._array is None:
+            arr = self.logged_from
+            for k, v in self.log.items():
+                arr = z3.Store(arr, z3.BitVecVal(k, self.bits), self.term(v, 8))
+            self._array = arr
+        return self._array
 
     # ---- bytes ----------------------------------------------------------------------------
     @staticmethod
-    def _concrete(a: z3.ExprRef) -> int | None:
+    def _concrete(a: Any) -> int | None:
+        if isinstance(a, int):
+            return a
         a = z3.simplify(a)
         return a.as_long() if z3.is_bv_value(a) else None
 
@@ -88,7 +115,11 @@ class MemoryState:
             raise MemoryUnsupported("a path that reads or writes at symbolic addresses after more memory writes "
                                     "than the solver handles in time")
 
-    def byte(self, a: z3.ExprRef) -> z3.ExprRef:
+    def add(self, a: Any, k: int) -> Any:
+        """The address ``k`` bytes after ``a``."""
+        return (a + k) & self.mask if isinstance(a, int) else a + k
+
+    def byte(self, a: Any) -> Any:
         k = self._concrete(a)
         if k is not None:
             v = self.log.get(k)
@@ -96,20 +127,21 @@ class MemoryState:
         self._symbolic()
         return z3.Select(self.mem, a)
 
-    def put(self, a: z3.ExprRef, v: z3.ExprRef) -> None:
-        self.mem = z3.Store(self.mem, a, v)
+    def put(self, a: Any, v: Any) -> None:
         self.depth += 1
         k = self._concrete(a)
         if k is None:  # a write somewhere: the log no longer describes memory
             self._symbolic()
-            self.logged_from, self.log = self.mem, {}
+            self.replace(z3.Store(self.mem, a, self.term(v, 8)), count=False)
         else:
             self.log[k] = v
+            self._array = None
 
-    def replace(self, mem: z3.ExprRef) -> None:
-        self.mem = self.logged_from = mem
-        self.depth += 1
-        self._symbolic()
+    def replace(self, mem: z3.ExprRef, count: bool = True) -> None:
+        self._array = self.logged_from = mem
+        if count:
+            self.depth += 1
+            self._symbolic()
         self.log = {}
 
     # ---- objects ------------------------------------------------------------------------
@@ -120,10 +152,10 @@ class MemoryState:
             raise MemoryUnsupported(f"more than {(1 << self.id_bits) - 1} memory objects on one path")
         return n
 
-    def base(self, oid: int) -> z3.ExprRef:
-        return z3.BitVecVal(oid << self.off_bits, self.bits)
+    def base(self, oid: int) -> int:
+        return oid << self.off_bits
 
-    def object(self, key: str, t: CType) -> z3.ExprRef:
+    def object(self, key: str, t: CType) -> int:
         """The address of a variable's object (one per frame instance), created on first use."""
         oid = self.names.get(key)
         if oid is None:
@@ -134,15 +166,22 @@ class MemoryState:
             self.names[key] = oid
         return self.base(oid)
 
-    def create(self, size: int | z3.ExprRef, heap: bool = False) -> int:
+    def create(self, size: Any, heap: bool = False) -> int:
         oid = self._new_id()
+        known = self._concrete(size)
+        if known is not None:
+            size = known
         term = z3.BitVecVal(size, self.bits) if isinstance(size, int) else size
         if isinstance(size, int) and size >= (1 << self.off_bits):
             raise MemoryUnsupported(f"an object of {size} bytes")
-        if not isinstance(size, int):
+        if isinstance(size, int):
+            self.known_sizes[oid] = size
+        else:
             self.bounds.append(z3.ULT(term, z3.BitVecVal(1 << self.off_bits, self.bits)))
         self.sizes[oid] = term
         self.live = z3.Store(self.live, z3.BitVecVal(oid, self.id_bits), z3.BoolVal(True))
+        if self.alive is not None:
+            self.alive[oid] = True
         if heap:
             self.heap.add(oid)
         return oid
@@ -155,7 +194,7 @@ class MemoryState:
             self.names[key] = oid
             b = self.base(oid)
             for i, byte in enumerate(data):
-                self.constraints.append(self.byte(b + i) == z3.BitVecVal(byte & 0xFF, 8))
+                self.put(b + i, byte & 0xFF)
         return self.base(oid)
 
     def function(self, name: str) -> z3.ExprRef:
@@ -167,36 +206,49 @@ class MemoryState:
         return self.base(oid)
 
     # ---- validity -----------------------------------------------------------------------
-    def oid(self, p: z3.ExprRef) -> z3.ExprRef:
-        return z3.Extract(self.bits - 1, self.off_bits, p)
+    def oid(self, p: Any) -> z3.ExprRef:
+        return z3.Extract(self.bits - 1, self.off_bits, self.term(p))
 
-    def offset(self, p: z3.ExprRef) -> z3.ExprRef:
-        return z3.ZeroExt(self.id_bits, z3.Extract(self.off_bits - 1, 0, p))
+    def offset(self, p: Any) -> z3.ExprRef:
+        return z3.ZeroExt(self.id_bits, z3.Extract(self.off_bits - 1, 0, self.term(p)))
 
-    def valid(self, p: z3.ExprRef, n: int | z3.ExprRef) -> z3.BoolRef:
-        """``p .. p+n`` lies in one live object."""
-        nn = z3.BitVecVal(n, self.bits) if isinstance(n, int) else n
-        oid, off = self.oid(p), self.offset(p)
-        inside = [z3.And(oid == z3.BitVecVal(k, self.id_bits), z3.ULE(off + nn, size), z3.ULE(nn, size))
+    def valid(self, p: Any, n: Any) -> Any:
+        """``p .. p+n`` lies in one live object (a bool where the path decides it)."""
+        if isinstance(p, int) and isinstance(n, int) and self.alive is not None:
+            oid, off = p >> self.off_bits, p & self.off_mask
+            size = self.known_sizes.get(oid)
+            if size is not None or oid not in self.sizes:
+                return size is not None and off + n <= size and n <= size and self.alive.get(oid, False)
+        nn = self.term(n)
+        oid_t, off = self.oid(p), self.offset(p)
+        inside = [z3.And(oid_t == z3.BitVecVal(k, self.id_bits), z3.ULE(off + nn, size), z3.ULE(nn, size))
                   for k, size in self.sizes.items()]
-        return z3.And(z3.Or(*inside) if inside else z3.BoolVal(False), z3.Select(self.live, oid))
+        return z3.And(z3.Or(*inside) if inside else z3.BoolVal(False), z3.Select(self.live, oid_t))
 
-    def check(self, p: z3.ExprRef, n: int | z3.ExprRef, step: int, kind: str = "deref") -> None:
+    def valid_term(self, p: Any, n: Any) -> z3.BoolRef:
         v = self.valid(p, n)
-        self.accesses.append(Access(step, v, kind))
+        return z3.BoolVal(v) if isinstance(v, bool) else v
+
+    def check(self, p: Any, n: Any, step: int, kind: str = "deref") -> None:
+        self.accesses.append(Access(step, self.valid_term(p, n), kind))
 
     # ---- bytes --------------------------------------------------------------------------
-    def load(self, p: z3.ExprRef, t: CType, step: int) -> z3.ExprRef:
+    def load(self, p: Any, t: CType, step: int) -> Any:
         size = self._size(t)
         self.check(p, size, step)
-        parts = [self.byte(p + i) for i in range(size)]
-        return parts[0] if size == 1 else z3.Concat(*reversed(parts))
+        parts = [self.byte(self.add(p, i)) for i in range(size)]
+        if size == 1:
+            return parts[0]
+        if all(isinstance(b, int) for b in parts):
+            return sum(b << (8 * i) for i, b in enumerate(parts))
+        whole = _whole(parts)
+        return whole if whole is not None else z3.Concat(*(self.term(b, 8) for b in reversed(parts)))
 
-    def store(self, p: z3.ExprRef, t: CType, v: z3.ExprRef, step: int) -> None:
+    def store(self, p: Any, t: CType, v: Any, step: int) -> None:
         size = self._size(t)
         self.check(p, size, step)
         for i in range(size):
-            self.put(p + i, z3.Extract(8 * i + 7, 8 * i, v))
+            self.put(self.add(p, i), (v >> (8 * i)) & 0xFF if isinstance(v, int) else z3.Extract(8 * i + 7, 8 * i, v))
 
     def _size(self, t: CType) -> int:
         if not isinstance(t, IntType | PointerType):
@@ -209,36 +261,41 @@ class MemoryState:
         self.counter += 1
         return z3.BitVec(f"addr#{self.counter}", self.bits)
 
-    def zero(self, base: z3.ExprRef, n: z3.ExprRef | int) -> None:
-        self.fill(base, z3.BitVecVal(0, 8), n)
+    def zero(self, base: Any, n: Any) -> None:
+        self.fill(base, 0, n)
 
-    def fill(self, dst: z3.ExprRef, byte: z3.ExprRef, n: z3.ExprRef | int) -> None:
+    def fill(self, dst: Any, byte: Any, n: Any) -> None:
         if isinstance(n, int) and n <= 64:
             for i in range(n):
-                self.put(dst + i, byte)
+                self.put(self.add(dst, i), byte)
             return
-        nn = z3.BitVecVal(n, self.bits) if isinstance(n, int) else n
+        nn, d = self.term(n), self.term(dst)
         a = self._fresh_address()
         old = self.mem
-        self.replace(z3.Lambda([a], z3.If(z3.And(z3.ULE(dst, a), z3.ULT(a - dst, nn)), byte, z3.Select(old, a))))
+        self.replace(z3.Lambda([a], z3.If(z3.And(z3.ULE(d, a), z3.ULT(a - d, nn)), self.term(byte, 8),
+                                          z3.Select(old, a))))
 
-    def copy(self, dst: z3.ExprRef, src: z3.ExprRef, n: z3.ExprRef | int) -> None:
-        old = self.mem
+    def copy(self, dst: Any, src: Any, n: Any) -> None:
         if isinstance(n, int) and n <= 64:
-            data = [self.byte(src + i) for i in range(n)]  # read all first: the ranges may overlap
+            data = [self.byte(self.add(src, i)) for i in range(n)]  # read all first: the ranges may overlap
             for i in range(n):
-                self.put(dst + i, data[i])
+                self.put(self.add(dst, i), data[i])
             return
-        nn = z3.BitVecVal(n, self.bits) if isinstance(n, int) else n
+        old = self.mem
+        nn, d, sr = self.term(n), self.term(dst), self.term(src)
         a = self._fresh_address()
-        self.replace(z3.Lambda([a], z3.If(z3.And(z3.ULE(dst, a), z3.ULT(a - dst, nn)),
-                                          z3.Select(old, a - dst + src), z3.Select(old, a))))
+        self.replace(z3.Lambda([a], z3.If(z3.And(z3.ULE(d, a), z3.ULT(a - d, nn)),
+                                          z3.Select(old, a - d + sr), z3.Select(old, a))))
 
-    def c_string_length(self, p: z3.ExprRef, step: int, bound: int = 64) -> z3.ExprRef:
+    def byte_term(self, a: Any) -> z3.ExprRef:
+        return self.term(self.byte(a), 8)
+
+    def c_string_length(self, p: Any, step: int, bound: int = 64) -> z3.ExprRef:
         """strlen(p), for strings shorter than ``bound`` (a longer one is not a defined path here)."""
+        p = self.term(p)
         out = z3.BitVecVal(bound, self.bits)
         for i in reversed(range(bound)):
-            out = z3.If(self.byte(p + i) == 0, z3.BitVecVal(i, self.bits), out)
+            out = z3.If(self.byte_term(p + i) == 0, z3.BitVecVal(i, self.bits), out)
         self.bounds.append(z3.ULT(out, z3.BitVecVal(bound, self.bits)))
         self.check(p, out + 1, step)
         return out
@@ -246,10 +303,11 @@ class MemoryState:
     def c_string_compare(self, a: z3.ExprRef, b: z3.ExprRef, limit: z3.ExprRef | None, step: int,
                          bound: int = 64) -> z3.ExprRef:
         """strcmp / strncmp as -1, 0 or 1 (an int), for strings that end within ``bound``."""
+        a, b = self.term(a), self.term(b)
         one, zero, minus = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32), z3.BitVecVal(-1, 32)
         out: z3.ExprRef = zero
         for i in reversed(range(bound)):
-            x, y = self.byte(a + i), self.byte(b + i)
+            x, y = self.byte_term(a + i), self.byte_term(b + i)
             here = z3.If(x != y, z3.If(z3.ULT(x, y), minus, one), z3.If(x == 0, zero, out))
             if limit is not None:
                 here = z3.If(z3.UGE(z3.BitVecVal(i, self.bits), limit), zero, here)
@@ -266,10 +324,11 @@ class MemoryState:
             raise MemoryUnsupported("memcmp of a length that is not known or is large")
         self.check(a, k, step)
         self.check(b, k, step)
+        a, b = self.term(a), self.term(b)
         one, zero, minus = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32), z3.BitVecVal(-1, 32)
         out: z3.ExprRef = zero
         for i in reversed(range(k)):
-            x, y = self.byte(a + i), self.byte(b + i)
+            x, y = self.byte_term(a + i), self.byte_term(b + i)
             out = z3.If(x != y, z3.If(z3.ULT(x, y), minus, one), out)
         return out
 
@@ -291,24 +350,27 @@ class MemoryState:
             top = max(top, v.as_long())
         return top
 
-    def terminated(self, p: z3.ExprRef) -> z3.BoolRef:
+    def terminated(self, p: Any) -> z3.BoolRef:
         """A NUL lies between ``p`` and the end of its live object."""
+        p = self.term(p)
         bound = self._string_bound()
         oid, off = self.oid(p), self.offset(p)
         size = z3.BitVecVal(0, self.bits)
         for k, sz in self.sizes.items():
             size = z3.If(oid == z3.BitVecVal(k, self.id_bits), sz, size)
-        nul = [z3.And(z3.ULT(off + i, size), self.byte(p + i) == 0) for i in range(bound)]
-        return z3.And(self.valid(p, 1), z3.Or(*nul))
+        nul = [z3.And(z3.ULT(off + i, size), self.byte_term(p + i) == 0) for i in range(bound)]
+        return z3.And(self.valid_term(p, 1), z3.Or(*nul))
 
-    def string_length(self, p: z3.ExprRef) -> z3.ExprRef:
+    def string_length(self, p: Any) -> z3.ExprRef:
+        p = self.term(p)
         bound = self._string_bound()
         out = z3.BitVecVal(bound, self.bits)
         for i in reversed(range(bound)):
-            out = z3.If(self.byte(p + i) == 0, z3.BitVecVal(i, self.bits), out)
+            out = z3.If(self.byte_term(p + i) == 0, z3.BitVecVal(i, self.bits), out)
         return out
 
-    def freeable(self, p: z3.ExprRef) -> z3.BoolRef:
+    def freeable(self, p: Any) -> z3.BoolRef:
+        p = self.term(p)
         oid = self.oid(p)
         heap = z3.Or(*[oid == z3.BitVecVal(k, self.id_bits) for k in self.heap]) if self.heap else z3.BoolVal(False)
         return z3.Or(p == 0, z3.And(self.offset(p) == 0, heap, z3.Select(self.live, oid)))
@@ -337,13 +399,13 @@ class MemoryState:
         for k in self.heap:
             kk = z3.BitVecVal(k, self.id_bits)
             conds = [z3.Select(self.live, kk)]
-            conds += [self.oid(g) != kk for g in pointers]
+            conds += [self.oid(g) != kk for g in pointers]  # (an int pointer: its bits)
             for oid, always in holders:
                 if oid == k:
                     continue
                 b = self.base(oid)
                 for off in range(0, sizes[oid] - ptr_bytes + 1, ptr_bytes):
-                    parts = [self.byte(b + off + i) for i in range(ptr_bytes)]
+                    parts = [self.byte_term(b + off + i) for i in range(ptr_bytes)]
                     stored = z3.Concat(*reversed(parts))
                     points = self.oid(stored) == kk
                     holder_live = z3.BoolVal(True) if always else z3.Select(self.live, z3.BitVecVal(oid, self.id_bits))
@@ -356,12 +418,16 @@ class MemoryState:
         for key, oid in self.names.items():
             if key.endswith(suffix):
                 self.live = z3.Store(self.live, z3.BitVecVal(oid, self.id_bits), z3.BoolVal(False))
+                if self.alive is not None:
+                    self.alive[oid] = False
 
     def determined(self, op: str, a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
         """Where C itself decides a comparison of two pointers. Not if either points to a freed
         object (the allocator may have reused its address), not ``<`` and the like between two
         objects (their order is the allocator's), and not ``==`` between one object's end and
         another object (which may lie right there)."""
+        a, b = self.term(a), self.term(b)
+
         def alive(p: z3.ExprRef) -> z3.BoolRef:
             return z3.Or(p == 0, z3.Select(self.live, self.oid(p)))
 
@@ -378,7 +444,29 @@ class MemoryState:
             order = same
         return z3.And(alive(a), alive(b), order)
 
-    def release(self, p: z3.ExprRef, step: int) -> None:
+    def release(self, p: Any, step: int) -> None:
+        k = self._concrete(p)
+        if k is None:
+            self.alive = None  # which object died is a matter of the solver from here
+        elif k != 0 and self.alive is not None:
+            self.alive[k >> self.off_bits] = False
+        p = self.term(p)
         oid = self.oid(p)
         self.accesses.append(Access(step, self.freeable(p), "free"))
         self.live = z3.If(p == 0, self.live, z3.Store(self.live, oid, z3.BoolVal(False)))
+
+
+def _whole(parts: list[Any]) -> z3.ExprRef | None:
+    """The value whose bytes, lowest first, ``parts`` are, when they are the consecutive byte
+    extracts of one term (a value stored and read back whole): that term, not their concatenation."""
+    first = parts[0]
+    if isinstance(first, int) or not z3.is_app_of(first, z3.Z3_OP_EXTRACT):
+        return None
+    src = first.arg(0)
+    if src.size() != 8 * len(parts):
+        return None
+    for i, b in enumerate(parts):
+        if isinstance(b, int) or not z3.is_app_of(b, z3.Z3_OP_EXTRACT) or b.params() != [8 * i + 7, 8 * i] \
+                or not b.arg(0).eq(src):
+            return None
+    return src

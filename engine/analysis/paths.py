@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 import z3
 
 from ..cfa.cfa import CFANode, Program
-from ..cfa.ctype import CType
 from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge, Edge
 from .cegar import Confirmed
 from .cpa_algorithm import Budget, BudgetExceeded
@@ -66,8 +65,8 @@ class PathsOutcome:
 
 
 class _Encoder(PathEncoder):
-    """The path encoding with undefined behaviour as an arbitrary value, constants kept as
-    constants (a concrete loop counter needs no solver), and cheap copies for branching."""
+    """The path encoding with undefined behaviour as an arbitrary value and cheap copies for
+    branching."""
 
     def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
         return self._arbitrary_if(happens, wrapped)
@@ -86,14 +85,6 @@ class _Encoder(PathEncoder):
         self.counter += 1
         return z3.If(bad, z3.BitVec(f"undefined#{self.counter}", value.size()), value)
 
-    def write(self, name: str, t: CType, term: z3.ExprRef, frame: int, step: int) -> None:
-        value = z3.simplify(term)
-        if z3.is_bv_value(value):
-            self.cur[self.inst(name, frame)] = value
-            self.enc.writes[step].append((name, value, t))
-            return
-        super().write(name, t, term, frame, step)
-
     def clone(self) -> _Encoder:
         new = copy.copy(self)
         new.cur = dict(self.cur)
@@ -105,6 +96,8 @@ class _Encoder(PathEncoder):
         new.enc = enc
         mem = copy.copy(self.mem)
         mem.sizes, mem.heap, mem.names = dict(mem.sizes), set(mem.heap), dict(mem.names)
+        mem.known_sizes = dict(mem.known_sizes)
+        mem.alive = dict(mem.alive) if mem.alive is not None else None
         mem.accesses, mem.constraints, mem.log = list(mem.accesses), list(mem.constraints), dict(mem.log)
         mem.bounds = list(mem.bounds)
         new.mem = mem
@@ -249,9 +242,12 @@ class Explorer:
                 and a.cond is not None and b.cond is not None and a.cond.canon() == b.cond.canon()):
             return nxt
         try:
-            c = z3.simplify(path.enc.truth(a.cond, path.frames[-1], path.length))
+            c = path.enc.truth(a.cond, path.frames[-1], path.length)
         except (EncodingUnsupported, MemoryUnsupported):
             return nxt  # the step itself will say so
+        if isinstance(c, bool):
+            return [a if a.truth == c else b]
+        c = z3.simplify(c)
         if z3.is_true(c) or z3.is_false(c):
             return [a if a.truth == z3.is_true(c) else b]
         return nxt
@@ -331,6 +327,8 @@ class Explorer:
     def _implied(self, fact: z3.BoolRef, solver: z3.Solver, edge: Edge, what: str) -> None:
         """``fact`` must hold on every path that gets here; where it may not, the path's
         continuation is explored only where it does, and no TRUE can follow."""
+        if z3.is_true(fact):
+            return
         v = z3.simplify(fact)
         if z3.is_true(v):
             return

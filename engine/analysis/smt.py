@@ -1,7 +1,11 @@
 """Exact bit-vector encoding of an error path for z3, and the model as concrete inputs.
 
 Every FALSE is confirmed here: the path's SSA formula, with C's machine-integer
-semantics for the data model, must be satisfiable. Each call opens a frame, so every
+semantics for the data model, must be satisfiable. What the path itself determines (a loop
+counter, a constant, an address computed from them) is computed here, as a Python int (the
+value's bit pattern), and only what depends on inputs becomes a z3 term: a path through a loop
+that runs a thousand times costs no solver for its counter, and memory at concrete addresses
+needs no z3 array. Each call opens a frame, so every
 recursive instance gets fresh variables. Division by zero and out-of-range shifts are
 excluded from the path (a real run would not get past them); signed overflow wraps as
 gcc does, and the report says when the path relies on it.
@@ -10,6 +14,7 @@ gcc does, and the report says when the path relies on it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import z3
 
@@ -55,6 +60,20 @@ class EncodingUnsupported(Exception):
         super().__init__(what)
 
 
+def _signed(v: int, bits: int) -> int:
+    """A bit pattern read as two's complement."""
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def _cast_int(v: int, src: IntType, dst: IntType) -> int:
+    """C's integer conversion on a bit pattern (as bv_cast does on terms)."""
+    if dst.is_bool:
+        return int(v != 0)
+    if dst.bits >= src.bits and src.signed:
+        v = _signed(v, src.bits)
+    return v % (1 << dst.bits)
+
+
 def _bits(t: CType, program: Program) -> int:
     if isinstance(t, IntType):
         return t.bits
@@ -86,7 +105,7 @@ class PathEncoder:
         self.counter += 1
         return z3.BitVec(f"{base}#{self.counter}", _bits(t, self.program))
 
-    def read(self, name: str, t: CType, frame: int) -> z3.ExprRef:
+    def read(self, name: str, t: CType, frame: int) -> Any:
         key = self.inst(name, frame)
         term = self.cur.get(key)
         if term is None:  # uninitialised: any value
@@ -94,17 +113,33 @@ class PathEncoder:
             self.cur[key] = term
         return term
 
-    def write(self, name: str, t: CType, term: z3.ExprRef, frame: int, step: int) -> None:
+    def write(self, name: str, t: CType, value: Any, frame: int, step: int) -> None:
         key = self.inst(name, frame)
-        v = self.fresh(key, t)
-        self.enc.constraints.append(v == term)
+        if isinstance(value, int):  # a value the path determines: kept as a value
+            v = value
+        else:
+            v = self.fresh(key, t)
+            self.enc.constraints.append(v == value)
         self.cur[key] = v
         self.enc.writes[step].append((name, v, t))
 
+    def width(self, t: CType) -> int:
+        """The bits of a scalar value of type ``t`` (a function designator: an address's)."""
+        return self.mem.bits if isinstance(t, FunctionType) else _bits(t, self.program)
+
+    def num(self, v: Any, t: CType) -> z3.ExprRef:
+        """A value of type ``t`` as a z3 term."""
+        return z3.BitVecVal(v, self.width(t)) if isinstance(v, int) else v
+
     # ---- expressions ----------------------------------------------------------
     def expr(self, e: Expr, frame: int, step: int) -> z3.ExprRef:
+        """The value of ``e`` as a z3 term."""
+        return self.num(self.value(e, frame, step), e.type)
+
+    def value(self, e: Expr, frame: int, step: int) -> Any:
+        """The value of ``e``: an int (its bit pattern) where the path determines it, else a z3 term."""
         if isinstance(e, Const):
-            return z3.BitVecVal(e.value % (1 << _bits(e.type, self.program)), _bits(e.type, self.program))
+            return e.value % (1 << _bits(e.type, self.program))
         if isinstance(e, Var):
             if e.name in self.objects:
                 return self.mem.load(self.address(e, frame, step), e.type, step)
@@ -113,7 +148,8 @@ class PathEncoder:
             return self.read(e.name, e.type, frame)
         if isinstance(e, Cast):
             src, dst = self.scalar(e.arg.type), self.scalar(e.type)
-            return self.cast(self.expr(e.arg, frame, step), src, dst)
+            v = self.value(e.arg, frame, step)
+            return _cast_int(v, src, dst) if isinstance(v, int) else self.cast(v, src, dst)
         if isinstance(e, Deref | Index | Member):
             return self.mem.load(self.address(e, frame, step), e.type, step)
         if isinstance(e, AddrOf):
@@ -143,14 +179,26 @@ class PathEncoder:
                 ok = self.mem.terminated(p)
             elif e.kind == "strcpy":
                 src = self.expr(e.size, frame, step)
-                ok = z3.And(self.mem.terminated(src), self.mem.valid(p, self.mem.string_length(src) + 1))
+                ok = z3.And(self.mem.terminated(src), self.mem.valid_term(p, self.mem.string_length(src) + 1))
             else:
-                n = bv_cast(self.expr(e.size, frame, step), self.scalar(e.size.type),
-                            IntType("uintptr", self.mem.bits, False, 4))
+                size = self.value(e.size, frame, step)
+                st, ut = self.scalar(e.size.type), IntType("uintptr", self.mem.bits, False, 4)
+                n = _cast_int(size, st, ut) if isinstance(size, int) else bv_cast(size, st, ut)
                 ok = self.mem.valid(p, n)
+            if isinstance(ok, bool):
+                return int(ok)
             return z3.If(ok, z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
         if isinstance(e, Unary):
-            a = self.expr(e.arg, frame, step)
+            a = self.value(e.arg, frame, step)
+            if isinstance(a, int):
+                if e.op == "!":
+                    return int(a == 0)
+                w = _bits(e.type, self.program)
+                if e.op == "-":
+                    return -a % (1 << w)  # -INT_MIN wraps, as bvneg does
+                if e.op == "~":
+                    return ~a % (1 << w)
+                raise EncodingUnsupported(f"operator {e.op}")
             if e.op == "-":
                 return -a
             if e.op == "~":
@@ -161,8 +209,11 @@ class PathEncoder:
         if isinstance(e, Binary):
             if not isinstance(e.left.type, IntType) or not isinstance(e.right.type, IntType):
                 return self.pointer_binary(e, frame, step)
-            a = self.expr(e.left, frame, step)
-            b = self.expr(e.right, frame, step)
+            a = self.value(e.left, frame, step)
+            b = self.value(e.right, frame, step)
+            if isinstance(a, int) and isinstance(b, int):
+                return self._int_binary(e, a, b, step)
+            a, b = self.num(a, e.left.type), self.num(b, e.right.type)
             signed = e.left.type.signed
             op = e.op
             one, zero = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32)
@@ -213,6 +264,48 @@ class PathEncoder:
     def cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
         return bv_cast(v, src, dst)
 
+    def _int_binary(self, e: Binary, a: int, b: int, step: int) -> Any:
+        """``a op b`` on bit patterns, as the bit-vector operations below compute it (an operation
+        whose behaviour is undefined goes through the same hooks, with its condition decided)."""
+        lt, rt = e.left.type, e.type
+        assert isinstance(lt, IntType) and isinstance(rt, IntType) and isinstance(e.right.type, IntType)
+        op, signed = e.op, lt.signed
+        if op in ("==", "!=", "<", ">", "<=", ">="):
+            x, y = (_signed(a, lt.bits), _signed(b, lt.bits)) if signed else (a, b)
+            return int(x == y if op == "==" else x != y if op == "!=" else x < y if op == "<" else
+                       x > y if op == ">" else x <= y if op == "<=" else x >= y)
+        w = rt.bits
+        mod = 1 << w
+        if op in ("+", "-", "*"):
+            r = (a + b if op == "+" else a - b if op == "-" else a * b) % mod
+            if rt.signed:
+                x, y = _signed(a, w), _signed(b, w)
+                wide = x + y if op == "+" else x - y if op == "-" else x * y
+                if wide != _signed(r, w):
+                    return self.overflow(z3.BoolVal(True), z3.BitVecVal(r, w), step)
+            return r
+        if op in ("/", "%"):
+            if b == 0:
+                return self.defined(z3.BoolVal(False), z3.BitVecVal(0, w))
+            if signed:
+                x, y = _signed(a, w), _signed(b, w)
+                q = abs(x) // abs(y) * (-1 if (x < 0) != (y < 0) else 1)  # toward zero, as bvsdiv
+                return (q if op == "/" else x - q * y) % mod
+            return (a // b if op == "/" else a % b) % mod
+        if op in ("<<", ">>"):
+            if b >= w:  # an amount, as unsigned in its own width, not below the width: undefined
+                return self.defined(z3.BoolVal(False), z3.BitVecVal(0, w))
+            if op == "<<":
+                return (a << b) % mod
+            return (_signed(a, w) >> b) % mod if signed else a >> b
+        if op == "&":
+            return a & b
+        if op == "|":
+            return a | b
+        if op == "^":
+            return a ^ b
+        raise EncodingUnsupported(f"operator {op}")
+
     # ---- undefined behaviour (path exploration overrides these: see analysis/paths.py) ----------
     def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
         """Signed overflow: an error path wraps around as gcc does, and says so in a note."""
@@ -239,7 +332,7 @@ class PathEncoder:
                 continue
             size = z3.simplify(self.mem.sizes[oid]).as_long()
             base = self.mem.base(oid)
-            data = [self.mem.byte(base + k) for k in range(size)]
+            data = [self.mem.byte_term(base + k) for k in range(size)]
             term = data[0] if size == 1 else z3.Concat(*reversed(data))
             param = name.split(ENTRY_OBJECT, 1)[1]
             self.enc.inputs.append(InputValue(f"input *{param}", IntType(f"bytes[{size}]", 8 * size, False, 9),
@@ -255,30 +348,37 @@ class PathEncoder:
             return IntType("uintptr", self.mem.bits, False, 4)
         raise EncodingUnsupported(f"values of type {t}")
 
-    def address(self, lv: Expr, frame: int, step: int) -> z3.ExprRef:
+    def address(self, lv: Expr, frame: int, step: int) -> Any:
         layout = self.mem.layout
         if isinstance(lv, Var):
             if lv.name not in self.objects:
                 raise EncodingUnsupported(f"the address of {lv}")
             return self.mem.object(self.inst(lv.name, frame), lv.type)
         if isinstance(lv, Deref):
-            return self.expr(lv.ptr, frame, step)
+            return self.value(lv.ptr, frame, step)
         if isinstance(lv, Member):
             f = layout.offset(lv.base.type, lv.field)
             if f is None:
                 raise EncodingUnsupported(f"member {lv.field} of {lv.base.type}")
-            return self.address(lv.base, frame, step) + f[0]
+            return self.mem.add(self.address(lv.base, frame, step), f[0])
         if isinstance(lv, Index):
             es = layout.sizeof(lv.type)
             if es is None:
                 raise EncodingUnsupported(f"arrays of {lv.type}")
-            return self.address(lv.base, frame, step) + self.scaled(lv.index, es, frame, step)
+            base = self.address(lv.base, frame, step)
+            off = self.scaled(lv.index, es, frame, step)
+            if isinstance(base, int) and isinstance(off, int):
+                return (base + off) & self.mem.mask
+            return self.mem.term(base) + self.mem.term(off)
         raise EncodingUnsupported(f"the address of {type(lv).__name__.lower()} expressions")
 
-    def scaled(self, index: Expr, size: int, frame: int, step: int) -> z3.ExprRef:
+    def scaled(self, index: Expr, size: int, frame: int, step: int) -> Any:
         it = self.scalar(index.type)
-        i = extend(self.expr(index, frame, step), it, self.mem.bits) if it.bits <= self.mem.bits else \
-            z3.Extract(self.mem.bits - 1, 0, self.expr(index, frame, step))
+        v = self.value(index, frame, step)
+        if isinstance(v, int):
+            k = _signed(v, it.bits) if it.signed and it.bits <= self.mem.bits else v
+            return (k * size) & self.mem.mask
+        i = extend(v, it, self.mem.bits) if it.bits <= self.mem.bits else z3.Extract(self.mem.bits - 1, 0, v)
         return i * size if size != 1 else i
 
     def pointer_binary(self, e: Binary, frame: int, step: int) -> z3.ExprRef:
@@ -288,8 +388,11 @@ class PathEncoder:
             es = self.mem.layout.elem_size(lt.target)
             if es is None:
                 raise EncodingUnsupported(f"arithmetic on pointers to {lt.target}")
-            p = self.expr(e.left, frame, step)
+            p = self.value(e.left, frame, step)
             k = self.scaled(e.right, es, frame, step)
+            if isinstance(p, int) and isinstance(k, int):
+                return (p + k if e.op == "+" else p - k) & self.mem.mask
+            p, k = self.mem.term(p), self.mem.term(k)
             return p + k if e.op == "+" else p - k
         if e.op == "-" and isinstance(lt, PointerType) and isinstance(rt, PointerType):
             es = self.mem.layout.elem_size(lt.target) or 1
@@ -324,8 +427,10 @@ class PathEncoder:
         value = self.rhs(rhs, lhs.type, frame, step)
         self.assign(lhs, value, frame, step)
 
-    def truth(self, e: Expr, frame: int, step: int) -> z3.BoolRef:
-        return self.expr(e, frame, step) != 0
+    def truth(self, e: Expr, frame: int, step: int) -> Any:
+        """Whether ``e`` is nonzero: a bool where the path decides it, else a z3 condition."""
+        v = self.value(e, frame, step)
+        return v != 0 if isinstance(v, int) else v != 0
 
     # ---- steps ----------------------------------------------------------------
     def assign(self, lhs: Expr, rhs_term: z3.ExprRef, frame: int, step: int) -> None:
@@ -380,7 +485,7 @@ class PathEncoder:
                 if frame == 0 and e.callee == program.entry:
                     self.entry_objects(i)
                 new_frame = next_frame
-                vals = [self.address(a, frame, i) if isinstance(a.type, StructType) else self.expr(a, frame, i)
+                vals = [self.address(a, frame, i) if isinstance(a.type, StructType) else self.value(a, frame, i)
                         for a in e.args]
                 stack.append(frame)
                 passed = []
@@ -403,15 +508,18 @@ class PathEncoder:
                 passed = []
                 for a, p in zip(e.args, callee.params):
                     pt = self.vars[p].type
-                    val = st.summary["params"][p]
-                    term = self.expr(a, frame, i)
-                    self.enc.constraints.append(term == z3.BitVecVal(val % (1 << _bits(pt, program)),
-                                                                    _bits(pt, program)))
+                    val = st.summary["params"][p] % (1 << _bits(pt, program))
+                    term = self.value(a, frame, i)
+                    if isinstance(term, int):
+                        if term != val:
+                            self.enc.constraints.append(z3.BoolVal(False))
+                    else:
+                        self.enc.constraints.append(term == z3.BitVecVal(val, _bits(pt, program)))
                     passed.append((p, term, pt))
                 self.enc.args[i] = passed
                 for name, val in st.summary["outputs"].items():
                     t = self.vars[name].type
-                    const = z3.BitVecVal(val % (1 << _bits(t, program)), _bits(t, program))
+                    const = val % (1 << _bits(t, program))
                     if name == callee.result_var:
                         self.enc.writes[i].append((name, const, t))
                         if e.lhs is not None:
@@ -437,6 +545,10 @@ class PathEncoder:
             return
         if isinstance(e, AssumeEdge):
             c = self.truth(e.cond, frame, i)
+            if isinstance(c, bool):
+                if c != e.truth:
+                    self.enc.constraints.append(z3.BoolVal(False))  # the path does not go this way
+                return
             self.enc.constraints.append(c if e.truth else z3.Not(c))
             return
         if isinstance(e, DeclEdge):
@@ -568,18 +680,19 @@ class PathEncoder:
             if result is None:
                 raise EncodingUnsupported(f"the result of {e.callee}")
             t = self.scalar(e.lhs.type)
+            result = self.mem.term(result)
             src_bits = result.size()
             result = bv_cast(result, IntType("r", src_bits, name in ("strcmp", "strncmp", "memcmp"), 4), t)
             self.assign(e.lhs, result, frame, i)
 
-    def rhs(self, rhs: Expr, t: CType, frame: int, i: int) -> z3.ExprRef:
+    def rhs(self, rhs: Expr, t: CType, frame: int, i: int) -> Any:
         if isinstance(rhs, Nondet) and not isinstance(t, IntType):
             raise EncodingUnsupported(f"nondeterministic values of type {t}")
         if isinstance(rhs, Nondet):
             v = self.fresh("nondet", t)
             self.enc.inputs.append(InputValue(rhs.source, t, i, v))
             return v
-        return self.expr(rhs, frame, i)
+        return self.value(rhs, frame, i)
 
 
 def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,
