@@ -1,0 +1,141 @@
+"""Arrays in the Horn clauses by a distinguished cell (analysis/horn_cells.py), loop bounds
+generalized to parameters, Spacer's seeds: loops over arrays proved where the other engines
+unroll, and never a proof of a program that fails, reads out of bounds or depends on the
+constant that was generalized."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cbam.engine.analysis import horn
+from cbam.engine.analysis.horn_cells import Cells
+
+from .conftest import assert_replay_reaches_error, check_error_path, load_src, verify_src
+
+HEAD = """extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: reach_error(); } }
+"""
+
+# Set, then check, every element: the invariant is over the cell (d < i ==> v == 7).
+INIT_CHECK = HEAD + """int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n <= 0 || n > 1000) return 0;
+  int a[1000];
+  int i;
+  for (i = 0; i < n; i++) a[i] = 7;
+  for (i = 0; i < n; i++) __VERIFIER_assert(a[i] == 7);
+  return 0;
+}
+"""
+
+# A copy, then an element-wise comparison: two arrays, one cell each.
+COPY = HEAD + """int main(void) {
+  int a[500], b[500];
+  int i;
+  for (i = 0; i < 500; i++) a[i] = __VERIFIER_nondet_int();
+  for (i = 0; i < 500; i++) b[i] = a[i];
+  for (i = 0; i < 500; i++) if (a[i] != b[i]) reach_error();
+  return 0;
+}
+"""
+
+# Two dimensions: one cell, indexed as the array is laid out (i * 60 + j). Spacer does not prove
+# this one (it enumerates the constant bounds); its failing variant must still never be proved.
+MATRIX = HEAD + """int main(void) {
+  int m[40][60];
+  int i, j;
+  for (i = 0; i < 40; i++)
+    for (j = 0; j < 60; j++)
+      m[i][j] = i + j;
+  for (i = 0; i < 40; i++)
+    for (j = 0; j < 60; j++)
+      __VERIFIER_assert(m[i][j] >= 0);
+  return 0;
+}
+"""
+
+
+def solve(src: str, tmp_path: Path, seconds: float = 20.0) -> horn.HornOutcome:
+    from cbam.engine.verify import run_deep
+
+    program = load_src(src, tmp_path)
+    return run_deep(lambda: horn.solve(program, seconds))
+
+
+@pytest.mark.parametrize("src", [INIT_CHECK, COPY], ids=["init-check", "copy"])
+def test_loops_over_arrays_are_proved_by_their_cells(tmp_path: Path, src: str) -> None:
+    program = load_src(src, tmp_path)
+    assert Cells.of(program).arrays, "the arrays are morphed"
+    out = solve(src, tmp_path)
+    assert out.status == "safe", out.reason
+
+
+def test_the_portfolio_proves_them_as_invariants(tmp_path: Path) -> None:
+    r = verify_src(INIT_CHECK, tmp_path, timeout=60)
+    assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants"
+
+
+@pytest.mark.parametrize("src, line", [
+    # one element left unset: a[n-1] is arbitrary
+    (INIT_CHECK.replace("for (i = 0; i < n; i++) a[i] = 7;", "for (i = 0; i < n - 1; i++) a[i] = 7;"), 10),
+    # the copy misses the last element
+    (COPY.replace("for (i = 0; i < 500; i++) b[i] = a[i];", "for (i = 0; i < 499; i++) b[i] = a[i];"), 9),
+    # a negative entry: i + j - 50 < 0 for small i, j
+    (MATRIX.replace("m[i][j] = i + j;", "m[i][j] = i + j - 50;"), 12),
+], ids=["unset", "short-copy", "negative"])
+def test_a_failing_array_program_is_never_proved(tmp_path: Path, src: str, line: int) -> None:
+    assert solve(src, tmp_path, 10.0).status != "safe"
+    r = verify_src(src, tmp_path, timeout=60)
+    assert r.verdict in ("FALSE", "UNKNOWN")
+    if r.verdict == "FALSE":
+        check_error_path(r)
+        assert r.violations[0].range.line == line
+        assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+
+
+def test_an_access_out_of_bounds_is_no_proof(tmp_path: Path) -> None:
+    """The check holds for every cell the loop sets, but the loop writes one element past the
+    end (undefined behaviour): no proof may rely on what that write did."""
+    src = INIT_CHECK.replace("for (i = 0; i < n; i++) a[i] = 7;", "for (i = 0; i <= n; i++) a[i] = 7;")
+    assert solve(src, tmp_path, 10.0).status != "safe"
+
+
+def test_a_check_of_two_cells_of_one_array_is_not_restricted_to_either(tmp_path: Path) -> None:
+    """`a[i] <= a[i + 1]` reads two cells: no single distinguished cell reads both, so neither
+    read is assumed to be it (which would lose the error)."""
+    src = HEAD + """int main(void) {
+  int a[100];
+  int i;
+  for (i = 0; i < 100; i++) a[i] = 100 - i;
+  for (i = 0; i < 99; i++) __VERIFIER_assert(a[i] <= a[i + 1]);
+  return 0;
+}
+"""
+    assert solve(src, tmp_path, 10.0).status != "safe"
+
+
+def test_a_property_of_the_exact_bound_is_not_proved_by_its_generalization(tmp_path: Path) -> None:
+    """The loop bound 1000 becomes a parameter n >= 1 only in an attempt whose proof covers every
+    n, 1000 among them: a check that fails for 1000 itself can be proved by neither attempt."""
+    src = HEAD + """int main(void) {
+  int i, s = 0;
+  for (i = 0; i < 1000; i++) s = s + 1;
+  if (s == 1000) reach_error();
+  return 0;
+}
+"""
+    assert horn.generalizable(load_src(src, tmp_path)) == {1000}
+    assert solve(src, tmp_path, 10.0).status != "safe"
+
+
+def test_a_wrapper_with_side_effects_is_not_read_in_place(tmp_path: Path) -> None:
+    """Only a function whose sole effect is the check is read at its call; one that also writes a
+    global goes through its own relations."""
+    program = load_src(HEAD + """int g;
+void check(int c) { g = g + 1; if (!c) reach_error(); }
+int main(void) { int a[4]; a[0] = 1; check(a[0] == 1); __VERIFIER_assert(g == 1); return 0; }
+""", tmp_path)
+    wrappers = horn._assertion_wrappers(program)
+    assert "__VERIFIER_assert" in wrappers and "check" not in wrappers
