@@ -48,7 +48,9 @@ from .reuse import FunctionEffects, FunctionReuse
 from .translate.calls import CallBuilder
 from .translate.common import (
     START_FUNCTION,
+    UNSUPPORTED_TYPE,
     _Scope,
+    unsupported_reason,
 )
 from .translate.declarations import DeclarationBuilder
 from .translate.expressions import ExpressionBuilder
@@ -138,7 +140,7 @@ class ProgramBuilder(TypeResolver):
                     self.global_scope.typedefs[ext.name] = self.resolve_type(ext.type, self.global_scope, ext)
                 except Unsupported as u:
                     # A typedef of an unsupported type only matters where it is used.
-                    self.global_scope.typedefs[ext.name] = FloatType(f"unsupported:{u.what}")
+                    self.global_scope.typedefs[ext.name] = FloatType(f"{UNSUPPORTED_TYPE}{u.what}")
             elif isinstance(ext, c_ast.Pragma | c_ast.StaticAssert) or ext is None:
                 continue
         functions: dict[str, FunctionCFA] = {}
@@ -170,8 +172,9 @@ class ProgramBuilder(TypeResolver):
     def declare_function(self, decl: c_ast.Decl, definition: bool = False) -> None:
         try:
             ft = self.resolve_type(decl.type, self.global_scope, decl)
-        except Unsupported:
-            ft = FunctionType(FloatType("unsupported"), ())
+        except Unsupported as u:
+            # A placeholder type whose name keeps the reason, for the calls and the definition.
+            ft = FunctionType(FloatType(f"{UNSUPPORTED_TYPE}{u.what}"), ())
         if isinstance(ft, FunctionType):
             old = self.func_types.get(decl.name)
             if old is None or (old.unprototyped and not ft.unprototyped) or definition:
@@ -255,7 +258,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         self.dm = pb.dm
         self.name = name or "<const>"
         self.const_only = const_only
-        self.scope = _Scope(scope) if name not in (None, START_FUNCTION) else scope
+        self.scope = _Scope(scope, name) if name not in (None, START_FUNCTION) else scope
         self.nodes: list[CFANode] = []
         self.entry = self.new_node()
         self.exit = self.new_node()
@@ -327,7 +330,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             if ft is None or not isinstance(ft, FunctionType):
                 raise Unsupported("a function type cbam cannot read", pb.range(fd.decl))
             if isinstance(ft.ret, FloatType):
-                raise Unsupported("floating-point return type", pb.range(fd.decl))
+                raise Unsupported(unsupported_reason(ft.ret) or "floating-point return type", pb.range(fd.decl))
             if ft.variadic:
                 raise Unsupported("variadic function definitions", pb.range(fd.decl))
             if has_inline_asm(pb, fd):

@@ -34,6 +34,7 @@ from ..ir import (
     is_lvalue,
     lvalue_root,
 )
+from ..layout import Layout
 from ..semantics import eval_binary, eval_cast, eval_unary
 from .common import (
     parse_char,
@@ -275,7 +276,7 @@ class ExpressionBuilder:
             if isinstance(node.expr, c_ast.Typename):
                 t = self.pb.resolve_type(node.expr, self.scope, node)
             else:
-                t = self.type_of(node.expr)
+                t = self.pb.probe(node.expr, self.scope)[0].type  # the operand is not evaluated
             size = dm.sizeof(t, self.pb.structs) if op == "sizeof" else dm.alignof(t, self.pb.structs)
             if size is None and isinstance(t, StructType) and t.key() in self.pb.bitfield_structs:
                 raise Unsupported("bit-fields", self.pb.range(node))
@@ -299,6 +300,9 @@ class ExpressionBuilder:
                 if isinstance(f, FuncRef):
                     return f
             lv = self.lvalue(node.expr)
+            offset = self.null_based_offset(lv)
+            if offset is not None:
+                return Cast(Const(offset, dm.size_t), dm.pointer(lv.type))
             root = lvalue_root(lv)
             if root is not None and root.name in self.pb.vars:
                 self.pb.vars[root.name].addressed = True
@@ -327,13 +331,31 @@ class ExpressionBuilder:
             return e if op == "+" else self.fold(Unary(op, e, e.type))
         raise Unsupported(f"unary operator {op}", self.pb.range(node))
 
-    def type_of(self, node: c_ast.Node) -> CType:
-        """The type of an expression without emitting its side effects (sizeof does not evaluate):
-        the expression is built on a throw-away builder."""
-        probe = self.pb.function_builder(self.name, self.scope)
-        probe.scope = self.scope
-        probe.temps = 10_000  # its temporaries must not collide with this function's
-        return probe.expr(node).type
+    def null_based_offset(self, lv: Expr) -> int | None:
+        """The address ``&((T *)0)->m`` (offsetof written out, as container_of does): a constant,
+        computed from the layout without touching memory; None for any other lvalue."""
+        if not isinstance(lv, Member | Index):
+            return None
+        layout = Layout(self.dm, self.pb.structs)
+        offset = 0
+        while isinstance(lv, Member | Index):
+            if isinstance(lv, Member):
+                field = layout.offset(lv.base.type, lv.field)
+                if field is None:
+                    return None
+                offset += field[0]
+            else:
+                size = layout.sizeof(lv.type)
+                if not isinstance(lv.index, Const) or size is None:
+                    return None
+                offset += lv.index.value * size
+            lv = lv.base
+        if not isinstance(lv, Deref):
+            return None
+        p = lv.ptr
+        while isinstance(p, Cast) and isinstance(p.type, PointerType | IntType):
+            p = p.arg
+        return offset if isinstance(p, Const) and p.value == 0 else None
 
     def lvalue(self, node: c_ast.Node) -> Expr:
         e = self.expr(node)

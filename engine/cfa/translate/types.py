@@ -14,8 +14,11 @@ from ..ctype import (
 )
 from ..ir import (
     Const,
+    Expr,
+    Var,
 )
 from .common import (
+    START_FUNCTION,
     _Scope,
 )
 
@@ -77,6 +80,8 @@ class TypeResolver:
                         continue
                     params.append(self.adjust_param(pt))
             return FunctionType(ret, tuple(params), variadic, unproto)
+        if isinstance(node, c_ast.TypeOf):
+            return self.typeof_type(node, scope)
         if isinstance(node, c_ast.IdentifierType):
             return self.resolve_names(node.names, scope, where or node)
         if isinstance(node, (c_ast.Struct, c_ast.Union)):
@@ -84,6 +89,25 @@ class TypeResolver:
         if isinstance(node, c_ast.Enum):
             return self.enum_type(node, scope)
         raise Unsupported(f"type {type(node).__name__}", self.range(where or node))
+
+    def typeof_type(self, node: c_ast.TypeOf, scope: _Scope) -> CType:
+        """``typeof(type-name)``, or ``typeof(expression)``: the expression's type, in the scope the
+        type is written in. The expression is not evaluated (a variable-length array's would be)."""
+        if isinstance(node.expr, c_ast.Typename):
+            return self.resolve_type(node.expr, scope, node)
+        e, _ = self.probe(node.expr, scope)
+        if isinstance(e, Var) and isinstance(e.type, ArrayType) and e.type.size is None:
+            raise Unsupported("typeof of a variable-length array", self.range(node))
+        return e.type
+
+    def probe(self, node: c_ast.Node, scope: _Scope) -> tuple[Expr, bool]:
+        """An expression built for its type alone (sizeof and typeof do not evaluate theirs), on a
+        throw-away builder where its side effects go; and whether it has any."""
+        fb = self.function_builder(scope.function or START_FUNCTION, scope)
+        fb.scope = scope
+        fb.temps = 10_000  # its temporaries must not collide with the function's
+        e = fb.expr(node)
+        return e, fb.cur is not fb.entry or bool(fb.entry.out)
 
     def adjust_param(self, t: CType) -> CType:
         if isinstance(t, ArrayType):
