@@ -84,7 +84,7 @@ def test_only_the_gnu_spellings_become_keywords(tmp_path: Path):
 
 
 def test_typeof_of_a_variable_length_array_is_unsupported(tmp_path: Path):
-    p = load_src("int main(void) { int n = 2; int a[n]; typeof(a) b; return 0; }", tmp_path)
+    p = load_src("int main(void) { int n = 2; int a[n][n]; typeof(a) b; return 0; }", tmp_path)
     assert p.functions["main"].unsupported[0] == "typeof of a variable-length array"
 
 
