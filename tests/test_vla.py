@@ -50,6 +50,7 @@ def test_a_2d_vla_is_one_object_indexed_row_major(tmp_path: Path, data_model: st
                  tmp_path, data_model=data_model)
     dm = p.data_model
     d = _decl(p, "a")
+    assert d.text == "a[n][m]"  # the declaration's range covers every length
     assert p.vars["main::a"].type == ArrayType(dm.int, None)  # flat
     assert len(d.lengths) == 2 and all(isinstance(n, Var) for n in d.lengths)
     hidden = _hidden(p)
