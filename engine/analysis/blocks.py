@@ -56,7 +56,7 @@ def _edge_facts(cfa: FunctionCFA) -> tuple[frozenset[str], bool, bool]:
     for e in cfa.edges():
         exprs = []
         if isinstance(e, DeclEdge):
-            exprs = [e.var, e.init]
+            exprs = [e.var, e.init, *e.lengths]
         elif isinstance(e, AssignEdge):
             exprs = [e.lhs, e.rhs]
             if e.lhs is not None and not _rooted_at_var(e.lhs):

@@ -173,7 +173,7 @@ def edge_exprs(e: Edge) -> list[Expr | None]:
     if isinstance(e, AssumeEdge):
         return [e.cond]
     if isinstance(e, DeclEdge):
-        return [e.init, e.length]  # the declared variable itself is no use of its address
+        return [e.init, *e.lengths]  # the declared variable itself is no use of its address
     if isinstance(e, ReturnEdge):
         return [e.value]
     if isinstance(e, CallEdge | ExternalCallEdge):
@@ -258,8 +258,12 @@ class CellEncoding:
             cell = self.cells.arrays[e.var.name]
             for d in cell.d:
                 self.havoc(d)  # type: ignore[attr-defined]
-            if e.length is not None and isinstance(cell.sizes[0], str):
-                self.write(cell.sizes[0], self._index(e.length))  # type: ignore[attr-defined]
+            if e.lengths and isinstance(cell.sizes[0], str):
+                # A variable-length array is one-dimensional here (its lengths' product of elements).
+                n = self._index(e.lengths[0])
+                for more in e.lengths[1:]:
+                    n = n * self._index(more)
+                self.write(cell.sizes[0], n)  # type: ignore[attr-defined]
             if isinstance(e.init, Const):  # a zero-filled aggregate
                 self.write(cell.v, self.th.const(0, cell.elem))  # type: ignore[attr-defined]
             else:

@@ -192,7 +192,7 @@ class _Run:
         if isinstance(e, DeclEdge):
             var = e.var
             assert var is not None
-            if e.length is not None:
+            if e.lengths:
                 raise _Stop
             t = self._int(var.type)
             if e.init is None:

@@ -372,6 +372,20 @@ class PathEncoder:
             return self.mem.term(base) + self.mem.term(off)
         raise EncodingUnsupported(f"the address of {type(lv).__name__.lower()} expressions")
 
+    def vla_size(self, e: DeclEdge, frame: int, step: int) -> z3.ExprRef:
+        """A variable-length array's size in bytes: the product of its lengths and its element's
+        size, computed wide enough not to wrap. An error path keeps to sizes the object's offset
+        bits hold (a product that wraps in size_t is no object a run can have)."""
+        assert e.var is not None and isinstance(e.var.type, ArrayType)
+        bits = self.mem.bits
+        wide = bits * (len(e.lengths) + 1)
+        total = z3.BitVecVal(self.mem.layout.sizeof(e.var.type.elem) or 1, wide)
+        for n in e.lengths:
+            nt = self.scalar(n.type)
+            total = total * z3.ZeroExt(wide - nt.bits, self.expr(n, frame, step))
+        self.mem.bounds.append(z3.ULT(total, z3.BitVecVal(1 << self.mem.off_bits, wide)))
+        return z3.Extract(bits - 1, 0, total)
+
     def scaled(self, index: Expr, size: int, frame: int, step: int) -> Any:
         it = self.scalar(index.type)
         v = self.value(index, frame, step)
@@ -554,10 +568,9 @@ class PathEncoder:
         if isinstance(e, DeclEdge):
             var = e.var
             assert var is not None
-            if e.length is not None:
+            if e.lengths:
                 assert isinstance(var.type, ArrayType)
-                n = self.scaled(e.length, self.mem.layout.sizeof(var.type.elem) or 1, frame, i)
-                self.mem.names[self.inst(var.name, frame)] = self.mem.create(n)
+                self.mem.names[self.inst(var.name, frame)] = self.mem.create(self.vla_size(e, frame, i))
                 return
             if var.name in self.objects:
                 base = self.mem.object(self.inst(var.name, frame), var.type)

@@ -48,12 +48,15 @@ from .reuse import FunctionEffects, FunctionReuse
 from .translate.calls import CallBuilder
 from .translate.common import (
     START_FUNCTION,
+    UNSUPPORTED_TYPE,
     _Scope,
+    unsupported_reason,
 )
 from .translate.declarations import DeclarationBuilder
 from .translate.expressions import ExpressionBuilder
 from .translate.statements import StatementBuilder
 from .translate.types import TypeResolver
+from .translate.vla import VlaBuilder, VlaShape
 
 __all__ = ["ProgramBuilder", "FunctionBuilder", "START_FUNCTION"]
 
@@ -85,7 +88,7 @@ class ProgramBuilder(TypeResolver):
         self.static_inits: list[tuple[Var, c_ast.Decl, _Scope]] = []
         self._address_taken: list[str] | None = None
         self.bitfield_structs: dict[str, Range | None] = {}  # struct key -> where: laid out by no analysis
-        self.vla_dims: list | None = None  # [the ArrayDecl whose length may be variable, whether it was]
+        self.vla_shapes: dict[str, VlaShape] = {}  # variable-length arrays, by variable
         self._anon = 0
         self._file_lines: dict[str, list[str] | None] = {}
         # What building one function did to the program, so that a reused build can redo it.
@@ -138,7 +141,7 @@ class ProgramBuilder(TypeResolver):
                     self.global_scope.typedefs[ext.name] = self.resolve_type(ext.type, self.global_scope, ext)
                 except Unsupported as u:
                     # A typedef of an unsupported type only matters where it is used.
-                    self.global_scope.typedefs[ext.name] = FloatType(f"unsupported:{u.what}")
+                    self.global_scope.typedefs[ext.name] = FloatType(f"{UNSUPPORTED_TYPE}{u.what}")
             elif isinstance(ext, c_ast.Pragma | c_ast.StaticAssert) or ext is None:
                 continue
         functions: dict[str, FunctionCFA] = {}
@@ -170,8 +173,9 @@ class ProgramBuilder(TypeResolver):
     def declare_function(self, decl: c_ast.Decl, definition: bool = False) -> None:
         try:
             ft = self.resolve_type(decl.type, self.global_scope, decl)
-        except Unsupported:
-            ft = FunctionType(FloatType("unsupported"), ())
+        except Unsupported as u:
+            # A placeholder type whose name keeps the reason, for the calls and the definition.
+            ft = FunctionType(FloatType(f"{UNSUPPORTED_TYPE}{u.what}"), ())
         if isinstance(ft, FunctionType):
             old = self.func_types.get(decl.name)
             if old is None or (old.unprototyped and not ft.unprototyped) or definition:
@@ -247,7 +251,7 @@ class ProgramBuilder(TypeResolver):
         return Var(name, t)
 
 
-class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, StatementBuilder):
+class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, StatementBuilder, VlaBuilder):
     """Builds one function's CFA (or the synthetic start function)."""
 
     def __init__(self, pb: ProgramBuilder, name: str | None, scope: _Scope, const_only: bool = False):
@@ -255,7 +259,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         self.dm = pb.dm
         self.name = name or "<const>"
         self.const_only = const_only
-        self.scope = _Scope(scope) if name not in (None, START_FUNCTION) else scope
+        self.scope = _Scope(scope, name) if name not in (None, START_FUNCTION) else scope
         self.nodes: list[CFANode] = []
         self.entry = self.new_node()
         self.exit = self.new_node()
@@ -271,7 +275,6 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         self.calls: set[str] = set()
         self.unsupported: tuple[str, Range | None] | None = None
         self.context_range: Range | None = None
-        self.vla_length: Expr | None = None  # the declaration being built is of a variable-length array
 
     # ---- nodes and edges -------------------------------------------------
     def new_node(self) -> CFANode:
@@ -327,7 +330,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             if ft is None or not isinstance(ft, FunctionType):
                 raise Unsupported("a function type cbam cannot read", pb.range(fd.decl))
             if isinstance(ft.ret, FloatType):
-                raise Unsupported("floating-point return type", pb.range(fd.decl))
+                raise Unsupported(unsupported_reason(ft.ret) or "floating-point return type", pb.range(fd.decl))
             if ft.variadic:
                 raise Unsupported("variadic function definitions", pb.range(fd.decl))
             if has_inline_asm(pb, fd):
@@ -372,28 +375,30 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         for p in ftype.args.params:
             if isinstance(p, c_ast.EllipsisParam):
                 continue
+            declared: c_ast.Decl | None
             if isinstance(p, c_ast.ID):
-                d = knr.get(p.name)
-                t = pb.resolve_type(d.type, self.scope, d) if d is not None else self.dm.int
+                declared = knr.get(p.name)
+                t = pb.param_type(declared.type, self.scope, declared) if declared is not None else self.dm.int
                 pname = p.name
                 rng = pb.range(p)
             else:
+                declared = p
+                t = pb.param_type(p.type, self.scope, p)
                 if p.name is None:
-                    t = pb.resolve_type(p.type, self.scope, p)
                     if isinstance(t, VoidType):
                         continue
                     pname = f"__unnamed{len(params)}"
                 else:
-                    t = pb.resolve_type(p.type, self.scope, p)
                     pname = p.name
                 rng = pb.range(p)
-            t = pb.adjust_param(t)
             if isinstance(t, FloatType):
                 raise Unsupported("floating-point parameters", rng)
             vid = self.unique_local(pname)
             pb.new_var(vid, t, self.name, is_param=True, range=rng)
             self.scope.vars[pname] = vid
             params.append(vid)
+            if declared is not None and isinstance(declared.type, c_ast.ArrayDecl):
+                self.vla_parameter(declared, vid)
         return params
 
     def entry_object(self, entry: str, index: int, param: str, t: CType) -> Expr | None:
@@ -477,6 +482,13 @@ def entry_object_type(pb: ProgramBuilder, entry: str, index: int, t: CType) -> C
         declared_array = False
     if isinstance(target, VoidType):
         return ArrayType(pb.dm.uchar, ENTRY_BUFFER_LENGTH)
+    if declared_array and isinstance(target, ArrayType) and target.size is None:
+        # Rows of variable length (`int a[n][m]`): a buffer of their elements.
+        while isinstance(target, ArrayType):
+            target = target.elem
+        if pb.dm.sizeof(target, pb.structs) is None or isinstance(target, FunctionType):
+            return None
+        return ArrayType(target, ENTRY_BUFFER_LENGTH)
     if isinstance(target, FunctionType) or pb.dm.sizeof(target, pb.structs) is None:
         return None
     if declared_array or (isinstance(target, IntType) and target.bits == 8 and not target.is_bool):

@@ -301,12 +301,14 @@ class DeclEdge(Edge):
     var: Var | None = None
     init: Expr | None = None  # None: uninitialised (an arbitrary value for locals); Const 0: zero-filled
     is_global: bool = False
-    length: Expr | None = None  # a variable-length array's element count, evaluated when this runs
+    # A variable-length array's lengths (size_t), outermost first, evaluated when this runs: the
+    # object holds their product of elements of the variable's (flat, one-dimensional) type.
+    lengths: tuple[Expr, ...] = ()
 
     def canon(self) -> str:
         assert self.var is not None
         init = self.init.canon() if self.init is not None else "?"
-        vla = f" [{self.length.canon()}]" if self.length is not None else ""
+        vla = "".join(f" [{n.canon()}]" for n in self.lengths)
         return f"decl{'G' if self.is_global else ''} {self.var.canon()}{vla} = {init}"
 
     def describe(self) -> str:

@@ -9,6 +9,7 @@ from collections import OrderedDict
 from pycparser import c_parser
 
 from ..frontend.chunks import PARSE_FILENAME, NotChunkable
+from ..frontend.cparser import GnuParser
 from ..frontend.errors import Diagnostic, FrontendError
 from ..frontend.preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, parse_gcc_errors, preprocess
 from ..frontend.source_key import source_key
@@ -94,7 +95,7 @@ def _build_whole(path: str, text: str | None, pplines, parser_text: str, read, o
                  entry: str) -> Program:
     sm = SourceMap(pplines, read)
     try:
-        ast = c_parser.CParser().parse(parser_text, filename=PARSE_FILENAME)
+        ast = GnuParser().parse(parser_text, filename=PARSE_FILENAME)
     except c_parser.ParseError as exc:
         raise FrontendError(_syntax_diagnostics(str(exc), path, text, opts, sm)) from None
     except (RecursionError, IndexError, AssertionError, AttributeError, TypeError, ValueError) as exc:

@@ -102,7 +102,8 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
         collect(e.cond, True)
     elif isinstance(e, DeclEdge):
         collect(e.init, True)
-        collect(e.length, True)
+        for n in e.lengths:
+            collect(n, True)
     elif isinstance(e, ReturnEdge):
         collect(e.value, True)
     elif isinstance(e, CallEdge | ExternalCallEdge):

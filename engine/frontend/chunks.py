@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from pycparser import c_ast, c_parser
 
+from .cparser import GnuParser
+
 PARSE_FILENAME = "<cbam-pp>"
 
 # Structure only: string and character literals (which may hold brackets), brackets,
@@ -133,7 +135,7 @@ class _LoggedScope(dict):
         super().__setitem__(key, value)
 
 
-class _ChunkParser(c_parser.CParser):
+class _ChunkParser(GnuParser):
     def parse_chunk(self, chunk: Chunk, scope: _LoggedScope) -> list[c_ast.Node]:
         # The same steps as CParser.parse, but keeping the file scope between chunks; a
         # line marker and padding put every coordinate where a whole-file parse puts it.

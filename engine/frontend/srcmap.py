@@ -240,8 +240,12 @@ class Spans:
             # From the declared name (several declarators share one type) to its initializer.
             init = self._paren(node.init) if node.init is not None else None
             end = init[1] if init is not None else start
-            if isinstance(node.type, c_ast.ArrayDecl) and sm.text(start + 1) == "[":
-                end = max(end, sm.match.get(start + 1, end))
+            t, bracket = node.type, start + 1
+            while isinstance(t, c_ast.ArrayDecl) and sm.text(bracket) == "[":  # every length: a[n][m]
+                close = sm.match.get(bracket)
+                if close is None:
+                    break
+                end, t, bracket = max(end, close), t.type, close + 1
             return start, end
         if isinstance(node, c_ast.UnaryOp) and node.op not in ("p++", "p--", "sizeof", "_Alignof") \
                 and start is not None and sm.text(start) != node.op and sm.text(start - 1) == node.op:

@@ -745,15 +745,22 @@ def assign_value(view: View, lhs: Expr, value: Any, evaluate: Callable[[Expr], A
 
 
 def declare(view: View, var: Var, init: Expr | None, evaluate: Callable[[Expr], Any],
-            length: Expr | None = None) -> None:
+            lengths: tuple[Expr, ...] = ()) -> None:
     """A declaration: a fresh instance of the variable, zero-filled or initialised by ``init``
-    (``length``: a variable-length array's element count)."""
+    (``lengths``: a variable-length array's, whose product of elements it holds)."""
     from ...cfa.ir import Nondet
 
-    if length is not None:
+    if lengths:
         assert isinstance(var.type, ArrayType)
-        n, es = evaluate(length), view.mem.layout.sizeof(var.type.elem)
-        view.declare(view.name(var.name), False, n * es if type(n) is int and es is not None else None)
+        size = view.mem.layout.sizeof(var.type.elem)
+        for n in lengths:
+            v = evaluate(n)
+            size = size * v if type(v) is int and size is not None else None
+        # An object larger than the address space (the size computed in size_t would wrap): what
+        # a run does then is not C; its size stays unknown, so no access to it is assumed defined.
+        if size is not None and size >= 1 << view.mem.ptr_bits:
+            size = None
+        view.declare(view.name(var.name), False, size)
         return
     if var.name not in view.mem.objects:
         value = None if init is None or isinstance(init, Nondet) else evaluate(init)
@@ -849,7 +856,7 @@ def apply(view: View, edge: Any, evaluate: Callable[[Expr], Any], globals_: froz
     if isinstance(edge, AssignEdge):
         assign(view, edge.lhs, edge.rhs, evaluate)
     elif isinstance(edge, DeclEdge):
-        declare(view, edge.var, edge.init, evaluate, edge.length)
+        declare(view, edge.var, edge.init, evaluate, edge.lengths)
     elif isinstance(edge, ReturnEdge):
         if edge.result_var is not None:
             if edge.value is None:

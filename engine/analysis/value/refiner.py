@@ -286,6 +286,8 @@ class PathSemantics:
                 names |= e.lhs.variables()
         elif isinstance(e, DeclEdge):
             names = e.init.variables() if e.init is not None and not isinstance(e.init, Nondet) else set()
+            for n in e.lengths:  # a variable-length array's size
+                names |= n.variables()
         elif isinstance(e, ReturnEdge):
             names = e.value.variables() if e.value is not None else set()
         elif isinstance(e, ExternalCallEdge):

@@ -35,6 +35,7 @@ from .common import (
     ERROR_FUNCTIONS,
     LIBC_PURE,
     NONDET_PREFIX,
+    unsupported_reason,
 )
 
 TYPE_CHECKING = False
@@ -115,7 +116,7 @@ class CallBuilder:
             self.pb.declared.setdefault(name, rng)
             self.pb._implicit.append((name, rng))
         if isinstance(ft.ret, FloatType):
-            raise Unsupported("floating-point types", rng)
+            raise Unsupported(unsupported_reason(ft.ret) or "floating-point types", rng)
         args: list[Expr] = []
         for i, a in enumerate(args_ast):
             e = self.rvalue(self.expr(a))

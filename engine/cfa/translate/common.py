@@ -26,11 +26,22 @@ LIBC_PURE = {
     "strncpy", "strcat", "strchr", "strrchr", "strstr", "strdup",
 }
 NONDET_PREFIX = "__VERIFIER_nondet_"
+# The name of the placeholder (a FloatType, which nothing models) for a type cbam cannot read.
+UNSUPPORTED_TYPE = "unsupported:"
+
+
+def unsupported_reason(t: CType) -> str | None:
+    """Why a placeholder type could not be read (None for any other type)."""
+    name = getattr(t, "name", "")
+    return name[len(UNSUPPORTED_TYPE):] if isinstance(name, str) and name.startswith(UNSUPPORTED_TYPE) else None
 
 
 class _Scope:
-    def __init__(self, parent: _Scope | None):
+    def __init__(self, parent: _Scope | None, function: str | None = None):
         self.parent = parent
+        # The function whose body the scope is in (None at file scope): what a type that names an
+        # expression (typeof) builds that expression for.
+        self.function = function if function is not None else parent.function if parent is not None else None
         self.vars: dict[str, str] = {}
         self.typedefs: dict[str, CType] = {}
         self.enums: dict[str, int] = {}

@@ -95,7 +95,7 @@ class DeclarationBuilder:
             # Static storage starts as zero: one edge for a whole aggregate (an analysis keeps a
             # zero-filled object as one fact, however large it is).
             default = Const(0, t) if is_global and (isinstance(t, IntType) or aggregate) else None
-            self.emit(DeclEdge, decl, var=var, init=default, is_global=is_global, length=self.vla_length)
+            self.emit(DeclEdge, decl, var=var, init=default, is_global=is_global)
             if is_global and isinstance(t, PointerType):
                 self.zero_fill(var, decl)
             return
@@ -172,28 +172,16 @@ class DeclarationBuilder:
                 pb.new_var(decl.name, t, None, range=pb.range(decl))
             self.scope.vars[decl.name] = decl.name
             return
-        pb.vla_dims = [decl.type, False] if isinstance(decl.type, c_ast.ArrayDecl) else None
-        try:
-            t = pb.resolve_type(decl.type, self.scope, decl)
-            vla = pb.vla_dims is not None and pb.vla_dims[1]
-        finally:
-            pb.vla_dims = None
+        if isinstance(decl.type, c_ast.ArrayDecl) and self.vla_declaration(decl):
+            return
+        t = pb.resolve_type(decl.type, self.scope, decl)
         if isinstance(t, FloatType):
             raise Unsupported("floating-point variables", pb.range(decl))
-        self.vla_length = None
-        if vla:
-            if decl.init is not None or "static" in decl.storage:
-                raise Unsupported("an initialised or static variable-length array", pb.range(decl))
-            assert isinstance(decl.type, c_ast.ArrayDecl)
-            self.vla_length = self.convert(self.rvalue(self.expr(decl.type.dim)), self.dm.size_t)
         if isinstance(t, ArrayType) and t.size is None:
             if isinstance(decl.init, c_ast.InitList):
                 t = ArrayType(t.elem, len(decl.init.exprs))
             elif isinstance(decl.init, c_ast.Constant) and decl.init.type == "string":
                 t = ArrayType(t.elem, len(parse_string(decl.init.value)))
-        if isinstance(t, ArrayType) and decl.type is not None and isinstance(decl.type, c_ast.ArrayDecl) \
-                and decl.type.dim is not None and t.size is None and not vla:
-            raise Unsupported("variable-length arrays", pb.range(decl))
         if "static" in decl.storage:
             gname = f"{self.name}::__cbam_static.{decl.name}"
             if gname in pb.vars:
@@ -205,7 +193,4 @@ class DeclarationBuilder:
         vid = self.unique_local(decl.name)
         var = pb.new_var(vid, t, self.name, range=pb.range(decl))
         self.scope.vars[decl.name] = vid
-        try:
-            self.init_var(var, decl, is_global=False)
-        finally:
-            self.vla_length = None
+        self.init_var(var, decl, is_global=False)

@@ -34,10 +34,12 @@ from ..ir import (
     is_lvalue,
     lvalue_root,
 )
+from ..layout import Layout
 from ..semantics import eval_binary, eval_cast, eval_unary
 from .common import (
     parse_char,
 )
+from .vla import VlaPointer, VlaSlice
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,6 +63,8 @@ class ExpressionBuilder:
 
     def rvalue(self, e: Expr) -> Expr:
         """Array-to-pointer and function-to-pointer decay."""
+        if isinstance(e, VlaSlice | VlaPointer):
+            return self.vla_rvalue(e)
         if isinstance(e.type, ArrayType):
             return AddrOf(Index(e, Const(0, self.dm.int), e.type.elem), self.dm.pointer(e.type.elem))
         if isinstance(e.type, FunctionType) and isinstance(e, FuncRef):
@@ -92,6 +96,11 @@ class ExpressionBuilder:
             ct = dm.usual_arithmetic(left.type, r.type)
             return self.fold(Binary(op, self.convert(left, ct), self.convert(r, ct), dm.int))
         if op in ("+", "-") and (lp or rp):
+            for side in (left, r):
+                if isinstance(side.type, PointerType) and isinstance(side.type.target, ArrayType) \
+                        and side.type.target.size is None:
+                    # What it steps over has no size cbam knows (a row of a variable-length array).
+                    raise Unsupported("arithmetic on a pointer to a variable-length array", self.pb.range(node))
             if lp and rp and op == "-":
                 return Binary("-", left, r, dm.ptrdiff_t)
             if rp and op == "+":
@@ -176,6 +185,8 @@ class ExpressionBuilder:
         if isinstance(node, c_ast.ArrayRef):
             base = self.expr(node.name)
             idx = self.rvalue(self.expr(node.subscript))
+            if isinstance(base, VlaSlice | VlaPointer):
+                return self.vla_index(base, idx)
             if isinstance(idx.type, ArrayType | PointerType) and isinstance(base.type, IntType):
                 base, idx = idx, base
             if isinstance(base.type, ArrayType):
@@ -237,6 +248,9 @@ class ExpressionBuilder:
             info = self.pb.vars[vid]
             if isinstance(info.type, FloatType):
                 raise Unsupported("floating-point variables", self.pb.range(node))
+            shape = self.pb.vla_shapes.get(vid)
+            if shape is not None:
+                return self.vla_variable(Var(vid, info.type), shape)
             return Var(vid, info.type)
         ev = self.scope.lookup("enums", name)
         if ev is not None:
@@ -275,7 +289,15 @@ class ExpressionBuilder:
             if isinstance(node.expr, c_ast.Typename):
                 t = self.pb.resolve_type(node.expr, self.scope, node)
             else:
-                t = self.type_of(node.expr)
+                # The operand is not evaluated (a variable-length array's would be: unsupported
+                # when that has side effects).
+                operand, effects = self.pb.probe(node.expr, self.scope)
+                if isinstance(operand, VlaSlice) and op == "sizeof":
+                    if effects:
+                        raise Unsupported("sizeof of a variable-length array whose operand has side effects",
+                                          self.pb.range(node))
+                    return self.vla_sizeof(operand)
+                t = operand.type
             size = dm.sizeof(t, self.pb.structs) if op == "sizeof" else dm.alignof(t, self.pb.structs)
             if size is None and isinstance(t, StructType) and t.key() in self.pb.bitfield_structs:
                 raise Unsupported("bit-fields", self.pb.range(node))
@@ -298,14 +320,23 @@ class ExpressionBuilder:
                 f = self.identifier(node.expr)
                 if isinstance(f, FuncRef):
                     return f
-            lv = self.lvalue(node.expr)
+            e = self.expr(node.expr)
+            if isinstance(e, VlaSlice):
+                return self.vla_address(e)
+            lv = self.as_lvalue(e, node.expr)
+            offset = self.null_based_offset(lv)
+            if offset is not None:
+                return Cast(Const(offset, dm.size_t), dm.pointer(lv.type))
             root = lvalue_root(lv)
             if root is not None and root.name in self.pb.vars:
                 self.pb.vars[root.name].addressed = True
                 self.pb._addressed.append(root.name)
             return AddrOf(lv, dm.pointer(lv.type))
         if op == "*":
-            p = self.rvalue(self.expr(node.expr))
+            target = self.expr(node.expr)
+            if isinstance(target, VlaSlice | VlaPointer):  # *A is A[0]
+                return self.vla_index(target, Const(0, dm.int))
+            p = self.rvalue(target)
             if isinstance(p, FuncRef):
                 return p
             if not isinstance(p.type, PointerType):
@@ -327,16 +358,40 @@ class ExpressionBuilder:
             return e if op == "+" else self.fold(Unary(op, e, e.type))
         raise Unsupported(f"unary operator {op}", self.pb.range(node))
 
-    def type_of(self, node: c_ast.Node) -> CType:
-        """The type of an expression without emitting its side effects (sizeof does not evaluate):
-        the expression is built on a throw-away builder."""
-        probe = self.pb.function_builder(self.name, self.scope)
-        probe.scope = self.scope
-        probe.temps = 10_000  # its temporaries must not collide with this function's
-        return probe.expr(node).type
+    def null_based_offset(self, lv: Expr) -> int | None:
+        """The address ``&((T *)0)->m`` (offsetof written out, as container_of does): a constant,
+        computed from the layout without touching memory; None for any other lvalue."""
+        if not isinstance(lv, Member | Index):
+            return None
+        layout = Layout(self.dm, self.pb.structs)
+        offset = 0
+        while isinstance(lv, Member | Index):
+            if isinstance(lv, Member):
+                field = layout.offset(lv.base.type, lv.field)
+                if field is None:
+                    return None
+                offset += field[0]
+            else:
+                size = layout.sizeof(lv.type)
+                if not isinstance(lv.index, Const) or size is None:
+                    return None
+                offset += lv.index.value * size
+            lv = lv.base
+        if not isinstance(lv, Deref):
+            return None
+        p = lv.ptr
+        while isinstance(p, Cast) and isinstance(p.type, PointerType | IntType):
+            p = p.arg
+        return offset if isinstance(p, Const) and p.value == 0 else None
 
     def lvalue(self, node: c_ast.Node) -> Expr:
-        e = self.expr(node)
+        return self.as_lvalue(self.expr(node), node)
+
+    def as_lvalue(self, e: Expr, node: c_ast.Node) -> Expr:
+        if isinstance(e, VlaPointer):
+            return e.var
+        if isinstance(e, VlaSlice):
+            raise Unsupported("assignment to an array", self.pb.range(node))
         if not is_lvalue(e):
             raise Unsupported("assignment to a non-lvalue", self.pb.range(node))
         return e

@@ -14,10 +14,15 @@ from ..ctype import (
 )
 from ..ir import (
     Const,
+    Expr,
 )
 from .common import (
+    START_FUNCTION,
     _Scope,
 )
+from .vla import VlaSlice
+
+NON_CONSTANT = "a non-constant expression where C requires a constant"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,21 +48,14 @@ class TypeResolver:
             elem = self.resolve_type(node.type, scope, where)
             size = None
             if node.dim is not None:
-                if getattr(self, "vla_dims", None) is not None and node is self.vla_dims[0]:
-                    # A local array's outermost length may be computed when its declaration runs.
-                    try:
-                        size = self.const_int(node.dim, scope)
-                    except Unsupported:
-                        self.vla_dims[1] = True
-                        return ArrayType(elem, None)
-                else:
-                    try:
-                        size = self.const_int(node.dim, scope)
-                    except Unsupported as u:
-                        if getattr(self, "vla_dims", None) is not None:
-                            raise Unsupported("a variable-length array with a variable inner dimension",
-                                              u.where) from None
-                        raise
+                try:
+                    size = self.const_int(node.dim, scope)
+                except Unsupported as u:
+                    if u.what == NON_CONSTANT:
+                        # Local variables and parameters are declared by the builder (vla.py).
+                        raise Unsupported("a variable-length array type here (cbam supports them as local "
+                                          "variables and parameters)", u.where) from None
+                    raise
             return ArrayType(elem, size)
         if isinstance(node, c_ast.FuncDecl):
             ret = self.resolve_type(node.type, scope, where)
@@ -72,11 +70,13 @@ class TypeResolver:
                     if isinstance(p, c_ast.ID):  # K&R identifier list
                         params.append(self.dm.int)
                         continue
-                    pt = self.resolve_type(p.type, scope, p)
+                    pt = self.param_type(p.type, scope, p)
                     if isinstance(pt, VoidType):
                         continue
-                    params.append(self.adjust_param(pt))
+                    params.append(pt)
             return FunctionType(ret, tuple(params), variadic, unproto)
+        if isinstance(node, c_ast.TypeOf):
+            return self.typeof_type(node, scope)
         if isinstance(node, c_ast.IdentifierType):
             return self.resolve_names(node.names, scope, where or node)
         if isinstance(node, (c_ast.Struct, c_ast.Union)):
@@ -84,6 +84,46 @@ class TypeResolver:
         if isinstance(node, c_ast.Enum):
             return self.enum_type(node, scope)
         raise Unsupported(f"type {type(node).__name__}", self.range(where or node))
+
+    def typeof_type(self, node: c_ast.TypeOf, scope: _Scope) -> CType:
+        """``typeof(type-name)``, or ``typeof(expression)``: the expression's type, in the scope the
+        type is written in. The expression is not evaluated (a variable-length array's would be)."""
+        if isinstance(node.expr, c_ast.Typename):
+            return self.resolve_type(node.expr, scope, node)
+        e, _ = self.probe(node.expr, scope)
+        if isinstance(e, VlaSlice):
+            raise Unsupported("typeof of a variable-length array", self.range(node))
+        return e.type
+
+    def probe(self, node: c_ast.Node, scope: _Scope) -> tuple[Expr, bool]:
+        """An expression built for its type alone (sizeof and typeof do not evaluate theirs), on a
+        throw-away builder where its side effects go; and whether it has any."""
+        fb = self.function_builder(scope.function or START_FUNCTION, scope)
+        fb.scope = scope
+        fb.temps = 10_000  # its temporaries must not collide with the function's
+        e = fb.expr(node)
+        return e, fb.cur is not fb.entry or bool(fb.entry.out)
+
+    def param_type(self, node: c_ast.Node, scope: _Scope, where: c_ast.Node) -> CType:
+        """A parameter's type as the function sees it: an array is a pointer to its first element,
+        a function a pointer to it. The array's outermost length does not matter, and the inner
+        ones may be variable (their rows have no known length then; the function's body keeps
+        the lengths: vla.py)."""
+        if isinstance(node, c_ast.ArrayDecl):
+            return self.dm.pointer(self.param_row_type(node.type, scope, where))
+        return self.adjust_param(self.resolve_type(node, scope, where))
+
+    def param_row_type(self, node: c_ast.Node, scope: _Scope, where: c_ast.Node) -> CType:
+        if not isinstance(node, c_ast.ArrayDecl):
+            return self.resolve_type(node, scope, where)
+        elem = self.param_row_type(node.type, scope, where)
+        size = None
+        if node.dim is not None:
+            try:
+                size = self.const_int(node.dim, scope)
+            except Unsupported:
+                size = None  # variable (in a prototype its names need not even be declared)
+        return ArrayType(elem, size)
 
     def adjust_param(self, t: CType) -> CType:
         if isinstance(t, ArrayType):
@@ -181,5 +221,5 @@ class TypeResolver:
         fb = self.function_builder(None, scope, const_only=True)
         e = fb.expr(node)
         if not isinstance(e, Const):
-            raise Unsupported("a non-constant expression where C requires a constant", self.range(node))
+            raise Unsupported(NON_CONSTANT, self.range(node))
         return e.value
