@@ -57,3 +57,27 @@ def test_the_engines_before_cegar_take_their_time_from_the_run(tmp_path, monkeyp
     assert r.verdict == "UNKNOWN" and r.reason_kind == "timeout"
     # CEGAR's probe runs before the engine that overran; beyond both, a moment of slack.
     assert elapsed < max(4.0, used) + portfolio.PROBE_SECONDS + 1.5, f"timeout 4 took {elapsed:.1f} s"
+
+
+def test_the_solver_watchdog_survives_an_interrupt_z3_refuses(monkeypatch) -> None:
+    """z3 may answer an interrupt with an error (a context it already cancelled): the watchdog
+    thread must live on, or no later check would be stopped at its time."""
+    import z3
+    from cbam.engine.analysis import solving
+
+    class Refusing:
+        def interrupt(self):
+            raise z3.Z3Exception(b"canceled")
+
+    dog = solving._Watchdog()
+    dog.arm(Refusing(), time.monotonic())  # type: ignore[arg-type]
+    time.sleep(0.2)
+    assert dog.thread is not None and dog.thread.is_alive()
+    solver = z3.Solver()
+    x = z3.BitVec("x", 64)
+    solver.add(x * x * x == 12345678912345 * x + 987654321)  # no answer within 50 ms
+    token = dog.arm(solver.ctx, time.monotonic() + 0.05)
+    t0 = time.monotonic()
+    solver.check()
+    dog.disarm(token)
+    assert time.monotonic() - t0 < 5.0

@@ -48,7 +48,13 @@ class _Watchdog:
                 now = time.monotonic()
                 for token, (deadline, ctx) in list(self.watched.items()):
                     if now >= deadline:
-                        ctx.interrupt()
+                        try:
+                            ctx.interrupt()
+                        except z3.Z3Exception:
+                            # z3 reports an error the context already holds (a search it cancelled
+                            # itself): the interrupt still stands, and this thread must live on,
+                            # or no later check would be stopped at its time.
+                            pass
                         del self.watched[token]
                 if self.watched:
                     self.cond.wait(max(0.0, min(d for d, _ in self.watched.values()) - now))
