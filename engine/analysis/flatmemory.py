@@ -30,6 +30,7 @@ object) of its allocation step's place in the unrolled program and its order wit
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,10 @@ class FlatMemory(MemoryState):
         super().__init__(program)
         self.alive = None  # the base model's Python liveness: ``lives`` here
         self.lives: dict[int, Any] = {}  # object id -> live (a bool, or a condition)
+        # Objects whose size is a term: how many bytes to lay out (a bound of the size where the
+        # object was made, from ``bound_of``; the accesses are checked against the size itself).
+        self.caps: dict[int, int] = {}
+        self.bound_of: Callable[[z3.ExprRef], int | None] | None = None
 
     @property
     def mem(self) -> z3.ExprRef:  # type: ignore[override]
@@ -134,6 +139,9 @@ class FlatMemory(MemoryState):
         else:
             self.bounds.append(z3.ULT(size, z3.BitVecVal(1 << self.off_bits, self.bits)))
             self.sizes[oid] = size
+            cap = self.bound_of(size) if self.bound_of is not None else None
+            if cap is not None:
+                self.caps[oid] = cap
         self.lives[oid] = True
         if heap:
             self.heap.add(oid)
@@ -249,6 +257,15 @@ class FlatMemory(MemoryState):
         return z3.Not(z3.Or(*leaks)) if leaks else z3.BoolVal(True)
 
     # ---- bytes --------------------------------------------------------------------------
+    def load(self, p: Any, t: CType, step: int) -> Any:
+        v = super().load(p, t, step)
+        if not isinstance(v, int) and z3.is_app_of(v, z3.Z3_OP_CONCAT):
+            whole = contiguous(v)
+            if whole is not None:  # the bytes of one merged word (see _merge_log): that part of it
+                hi, lo, src = whole
+                return src if (hi, lo) == (src.size() - 1, 0) else z3.Extract(hi, lo, src)
+        return v
+
     def initial(self, k: int) -> z3.ExprRef:
         """The byte at address ``k`` before anything wrote it (the same name in every state)."""
         return z3.BitVec(f"@mem#{k}", 8)  # (no C name starts with @)
@@ -322,11 +339,11 @@ class FlatMemory(MemoryState):
         for oid in sorted(oids):
             if oid not in self.sizes:
                 continue
-            size = self.known_sizes.get(oid)
+            size = self.known_sizes.get(oid, self.caps.get(oid))
             if size is None:
                 if write:
-                    raise MemoryUnsupported("a write at a symbolic address beside an object of a size not known "
-                                            "in Python")
+                    raise MemoryUnsupported("a write at a symbolic address beside an object of a size not bounded "
+                                            "where it was made")
                 continue  # a read there gives an arbitrary byte
             out.extend(range(self.base(oid), self.base(oid) + size))
             if len(out) > MAX_FLAT_BYTES:
@@ -341,8 +358,25 @@ class FlatMemory(MemoryState):
         m = copy.copy(self)
         m.sizes, m.heap, m.names = dict(self.sizes), set(self.heap), dict(self.names)
         m.known_sizes, m.lives, m.log = dict(self.known_sizes), dict(self.lives), dict(self.log)
+        m.caps = dict(self.caps)
         m.accesses, m.constraints, m.bounds = list(self.accesses), list(self.constraints), list(self.bounds)
         return m
+
+
+def contiguous(t: z3.ExprRef) -> tuple[int, int, z3.ExprRef] | None:
+    """``(hi, lo, src)`` when the concatenation ``t`` is ``src``'s bits ``hi..lo``, part by part."""
+    parts = t.children()
+    if not parts or not all(z3.is_app_of(x, z3.Z3_OP_EXTRACT) for x in parts):
+        return None
+    src = parts[0].arg(0)
+    hi = parts[0].params()[0]
+    nxt = hi
+    for x in parts:
+        h, lo = x.params()
+        if h != nxt or not x.arg(0).eq(src):
+            return None
+        nxt = lo - 1
+    return hi, nxt + 1, src
 
 
 def points_to(a: Any, off_bits: int, bits: int, depth: int = 0) -> set[int] | None:
@@ -387,14 +421,14 @@ MAX_VALUES = 256  # possible values ``values`` follows
 MAX_POINTS = 64  # ... and an access is laid out over, rather than over whole objects
 
 
-def values(t: z3.ExprRef) -> set[int] | None:
+def values(t: z3.ExprRef, exact: bool = False) -> set[int] | None:
     """The values ``t`` can take, when it is built from constants by ``If``, ``Extract``,
-    ``Concat`` and additions (None otherwise, or when there are too many). Under an ``If``, a
-    byte read from where no candidate lay (``unforeseen``) and a byte never written (``@mem``)
-    are left out: where a pointer is one of a few objects' addresses, such a byte is one it does
-    not hold on any valid path (a dead object's, NULL's next field), and an access the set
-    misses is covered anyway (see FlatMemory._addresses). Only a guide, then: an empty set says
-    nothing."""
+    ``Concat``, extensions and additions (None otherwise, or when there are too many). Unless
+    ``exact``, a byte read from where no candidate lay (``unforeseen``) and a byte never written
+    (``@mem``) are left out under an ``If``: where a pointer is one of a few objects' addresses,
+    such a byte is one it does not hold on any valid path (a dead object's, NULL's next field),
+    and an access the set misses is covered anyway (see FlatMemory._addresses). Only a guide,
+    then: an empty set says nothing."""
     memo: dict[int, set[int] | None] = {}
 
     def go(t: z3.ExprRef, depth: int) -> set[int] | None:
@@ -408,7 +442,7 @@ def values(t: z3.ExprRef) -> set[int] | None:
         if depth > 400:
             pass
         elif z3.is_const(t):
-            out = set() if t.decl().name().startswith(("unforeseen#", "@mem#")) else None
+            out = set() if not exact and t.decl().name().startswith(("unforeseen#", "@mem#")) else None
         elif z3.is_app_of(t, z3.Z3_OP_ITE):
             x = go(t.arg(1), depth + 1)
             y = go(t.arg(2), depth + 1) if x is not None else None
@@ -416,6 +450,15 @@ def values(t: z3.ExprRef) -> set[int] | None:
         elif z3.is_app_of(t, z3.Z3_OP_EXTRACT):
             hi, lo = t.params()
             x = go(t.arg(0), depth + 1)
+            out = None if x is None else {(v >> lo) & ((1 << (hi - lo + 1)) - 1) for v in x}
+        elif z3.is_app_of(t, z3.Z3_OP_ZERO_EXT) or z3.is_app_of(t, z3.Z3_OP_SIGN_EXT):
+            x = go(t.arg(0), depth + 1)
+            w, top = t.arg(0).size(), t.size()
+            signed = z3.is_app_of(t, z3.Z3_OP_SIGN_EXT)
+            out = None if x is None else {(v - (1 << w) if signed and v >> (w - 1) else v) % (1 << top) for v in x}
+        elif z3.is_app_of(t, z3.Z3_OP_CONCAT) and (whole := contiguous(t)) is not None:
+            hi, lo, src = whole
+            x = go(src, depth + 1)
             out = None if x is None else {(v >> lo) & ((1 << (hi - lo + 1)) - 1) for v in x}
         elif z3.is_app_of(t, z3.Z3_OP_CONCAT) or z3.is_app_of(t, z3.Z3_OP_BADD):
             concat = z3.is_app_of(t, z3.Z3_OP_CONCAT)
@@ -444,19 +487,34 @@ def same(a: Any, b: Any) -> bool:
     return a.eq(b)
 
 
-def ite_byte(p: z3.BoolRef, a: Any, b: Any) -> Any:
-    """``If(p, a, b)`` for two bytes. The same byte of two values becomes that byte of the
-    values' ``If``, so that a value stored whole on both sides is read back whole (pathmemory's
-    ``_whole``), not byte by byte."""
-    if same(a, b):
-        return a
-    if not isinstance(a, int) and not isinstance(b, int) and z3.is_app_of(a, z3.Z3_OP_EXTRACT) \
-            and z3.is_app_of(b, z3.Z3_OP_EXTRACT) and a.params() == b.params() \
-            and a.arg(0).size() == b.arg(0).size():
-        hi, lo = a.params()
-        return z3.Extract(hi, lo, z3.If(p, a.arg(0), b.arg(0)))
-    return z3.If(p, a if not isinstance(a, int) else z3.BitVecVal(a, 8), b if not isinstance(b, int) else
-                 z3.BitVecVal(b, 8))
+def _term8(v: Any) -> z3.ExprRef:
+    return z3.BitVecVal(v, 8) if isinstance(v, int) else v
+
+
+def _merge_log(a: FlatMemory, b: FlatMemory, p: z3.BoolRef) -> dict[int, Any]:
+    """The bytes that are ``a``'s where ``p`` holds and ``b``'s elsewhere. Where the two differ,
+    each aligned 8-byte group becomes one word ``W = If(p, word_a, word_b)`` and its bytes
+    ``Extract(8i+7, 8i, W)``: an int or pointer read back is then a part of one ``If`` (a sign
+    merged from -1, 0 and 1 has those three values, not the 81 combinations of its bytes; see
+    ``values``), not a concatenation of bytes that each chose on their own."""
+    groups: dict[int, list[int]] = {}
+    for k in a.log.keys() | b.log.keys():
+        groups.setdefault(k & ~7, []).append(k)
+    out: dict[int, Any] = {}
+    for g, ks in groups.items():
+        va = {k: a.log.get(k) for k in range(g, g + 8)}
+        vb = {k: b.log.get(k) for k in range(g, g + 8)}
+        if all(same(va[k], vb[k]) for k in ks if va[k] is not None and vb[k] is not None) \
+                and all(va[k] is not None and vb[k] is not None for k in ks):
+            out.update((k, va[k]) for k in ks)
+            continue
+        word_a = z3.Concat(*[_term8(va[k] if va[k] is not None else a.initial(k)) for k in range(g + 7, g - 1, -1)])
+        word_b = z3.Concat(*[_term8(vb[k] if vb[k] is not None else b.initial(k)) for k in range(g + 7, g - 1, -1)])
+        w = z3.If(p, word_a, word_b)
+        for k in ks:
+            i = k - g
+            out[k] = z3.Extract(8 * i + 7, 8 * i, w)
+    return out
 
 
 def mergeable(a: FlatMemory, b: FlatMemory) -> bool:
@@ -500,8 +558,14 @@ def complete(m: FlatMemory, other: FlatMemory, live_frames: list[int]) -> None:
         m.sizes[oid] = other.sizes[oid]
         if oid in other.known_sizes:
             m.known_sizes[oid] = other.known_sizes[oid]
+        if oid in other.caps:
+            m.caps[oid] = other.caps[oid]
         m.heap.add(oid)
         m.lives[oid] = False
+
+
+def _layout(m: FlatMemory, oid: int) -> Any:
+    return m.known_sizes.get(oid, m.caps.get(oid))
 
 
 def merge_memory(a: FlatMemory, b: FlatMemory, p: z3.BoolRef) -> FlatMemory:
@@ -511,6 +575,10 @@ def merge_memory(a: FlatMemory, b: FlatMemory, p: z3.BoolRef) -> FlatMemory:
     out.sizes = {oid: a.sizes[oid] if same(a.sizes[oid], b.sizes[oid]) else z3.If(p, a.sizes[oid], b.sizes[oid])
                  for oid in a.sizes}
     out.known_sizes = {oid: s for oid, s in a.known_sizes.items() if b.known_sizes.get(oid) == s}
+    # A layout bound holds on each side; both together bound the merged size (an object whose
+    # Python sizes differ gets the larger).
+    out.caps = {oid: max(_layout(a, oid), _layout(b, oid)) for oid in a.sizes
+                if oid not in out.known_sizes and _layout(a, oid) is not None and _layout(b, oid) is not None}
     lives = {}
     for oid, va in a.lives.items():
         vb = b.lives[oid]
@@ -519,9 +587,5 @@ def merge_memory(a: FlatMemory, b: FlatMemory, p: z3.BoolRef) -> FlatMemory:
     out.heap = a.heap | b.heap
     out.names = {**b.names, **a.names}
     out.depth, out.cost, out.used = max(a.depth, b.depth), max(a.cost, b.cost), a.used or b.used
-    log: dict[int, Any] = {}
-    for k in a.log.keys() | b.log.keys():
-        va, vb = a.log.get(k), b.log.get(k)
-        log[k] = ite_byte(p, va if va is not None else a.initial(k), vb if vb is not None else b.initial(k))
-    out.log = log
+    out.log = _merge_log(a, b, p)
     return out

@@ -23,10 +23,18 @@ import z3
 
 from ..cfa.cfa import Program
 from ..cfa.ctype import CType
+from ..cfa.ir import Binary, Expr
 from . import flatmemory
 from .feasibility import Encoding
 from .flatmemory import FlatMemory, Names, counter_property, same
 from .paths import _Encoder
+
+# Operations a merged operand makes hard for bit-blasting (a full multiplier or divider) where
+# each of its few values makes them easy: split over those values (split_cases).
+_SPLIT_OPS = (z3.Z3_OP_BMUL, z3.Z3_OP_BSDIV, z3.Z3_OP_BUDIV, z3.Z3_OP_BSREM, z3.Z3_OP_BUREM, z3.Z3_OP_BSMOD)
+_THROUGH = (z3.Z3_OP_ITE, z3.Z3_OP_NOT, z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT, z3.Z3_OP_SIGN_EXT, z3.Z3_OP_ZERO_EXT,
+            z3.Z3_OP_EXTRACT)
+MAX_SPLIT = 8  # values an operand may have to be split over
 
 
 class MergeEncoder(_Encoder):
@@ -56,6 +64,16 @@ class MergeEncoder(_Encoder):
             self.defs.append(v == value)
         self.cur[key] = v
 
+    def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
+        # (before path exploration's hook simplifies the check, which hides the operands)
+        return super().overflow(split_cases(happens), split_cases(wrapped), step)
+
+    def value(self, e: Expr, frame: int, step: int) -> Any:
+        v = super().value(e, frame, step)
+        if isinstance(e, Binary) and e.op in ("*", "/", "%") and not isinstance(v, int):
+            v = split_cases(v)
+        return v
+
     def clone(self) -> MergeEncoder:  # type: ignore[override]
         new = copy.copy(self)
         new.cur = dict(self.cur)
@@ -75,6 +93,39 @@ class MergeEncoder(_Encoder):
     def type_of(self, key: str) -> CType:
         """The type of the variable stored under ``key`` (``name@frame`` or a global's name)."""
         return self.vars[key.rsplit("@", 1)[0]].type
+
+
+def split_cases(t: z3.ExprRef, depth: int = 0) -> z3.ExprRef:
+    """``t`` with each product, quotient or remainder of an operand that has a few values (a
+    variable merged from paths that gave it constants: a sign in -1, 0, 1) split over them:
+    ``x * s`` becomes ``If(s == -1, x * -1, If(s == 0, x * 0, x * 1))``, exactly, which z3
+    simplifies, where a merged ``s`` would make it bit-blast a full multiplier. Only the
+    operation's own term is rewritten (its overflow check included), not its operands."""
+    if depth > 8 or not z3.is_app(t):
+        return t
+    kind = t.decl().kind()
+    if kind in _SPLIT_OPS and t.num_args() == 2:
+        x, y = t.arg(0), t.arg(1)
+        for this, other, left in ((y, x, False), (x, y, True)):
+            if z3.is_bv_value(other) or z3.is_bv_value(this):
+                continue
+            vs = flatmemory.values(this, exact=True)
+            if vs is None or not 1 < len(vs) <= MAX_SPLIT:
+                continue
+            cases = sorted(vs)
+            out = t.decl()(*((z3.BitVecVal(cases[-1], this.size()), other) if left else
+                             (other, z3.BitVecVal(cases[-1], this.size()))))
+            for v in reversed(cases[:-1]):
+                c = z3.BitVecVal(v, this.size())
+                out = z3.If(this == c, t.decl()(*((c, other) if left else (other, c))), out)
+            return out
+        return t
+    if kind in _THROUGH:
+        kids = [split_cases(k, depth + 1) for k in t.children()]
+        if all(k.eq(o) for k, o in zip(kids, t.children())):
+            return t
+        return t.decl()(*kids)
+    return t
 
 
 def mergeable(a: MergeEncoder, b: MergeEncoder) -> bool:
