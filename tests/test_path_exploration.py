@@ -45,13 +45,18 @@ def test_a_violation_cegar_gives_up_on_is_found_replayed_and_complete(tmp_path: 
     path.write_text(source.read_text())
     result = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30))).result
     check_error_path(result)
-    assert result.statistics.decided_by == "paths"
+    # Merged-path BMC runs before CEGAR on a program with loops that uses memory, and decides it.
+    assert result.statistics.decided_by == "merged-bmc"
     assert [v.range.line for v in result.violations] == [29]
     assert_replay_reaches_error(path, result, result.data_model, tmp_path)
     every = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30,
                                                                                      max_violations=100))).result
     assert [v.range.line for v in every.violations] == [29]
     assert not every.search_stopped  # exhaustive: the list is complete
+    # Path exploration alone finds it as well.
+    program = load_src(source.read_text(), tmp_path, entry="copy_name")
+    out = run_deep(lambda: explore(program, Budget(30)))
+    assert out.status == "unsafe" and [c.path.error.range.line for c in out.confirmed] == [29]
 
 
 @pytest.mark.parametrize("body", [

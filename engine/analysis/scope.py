@@ -51,6 +51,27 @@ def recursive(program: Program) -> set[str]:
     return cg.recursive_functions()
 
 
+def merges_paths(program: Program) -> str:
+    """Why merged-path BMC (analysis/merged.py) does not try the program ("" if it does). It
+    unrolls loops and recursion; a program without either is left to path exploration, which
+    follows its few paths exactly as fast."""
+    if program.memsafety:
+        return "memory-safety checks are left to path exploration"
+    if not has_error_location(program):
+        return "no error location"
+    if not any(n.loop_head for f in program.all_functions() for n in f.nodes) and not recursive(program):
+        return "no loop or recursion"
+    return ""
+
+
+def uses_memory(program: Program) -> bool:
+    """Whether the program's values can be pointers or live in memory: the Horn-clause engines
+    leave such values arbitrary, and CEGAR's domains do not relate memory contents to inputs."""
+    from .value.memory import uses_memory as uses
+
+    return uses(program)
+
+
 def unwinds_recursion(program: Program) -> str:
     """Why BMC through the recursion (analysis/recursion_bmc.py) does not try the program ("" if
     it does)."""

@@ -94,6 +94,14 @@ SPLIT_MIN_SECONDS = 20.0
 HORN_AGAIN_SECONDS = 5.0  # then Spacer again, at most this (a sixth of what is left)
 BMC_SHARE = 0.75  # ... then BMC this share of what is left; CPArec the rest (a proof may be near)
 RETRY_SECONDS = 30.0  # the second try's limit when the run has none
+# Merged-path BMC first (after the probe) on a small program with loops that uses memory: this
+# share of the run's limit, at most MERGED_SECONDS. On tests/programs/memory it decides what it
+# decides in under 10 s (array_minmax, linked_list, digit_histogram_false), where CEGAR cannot
+# relate memory contents to inputs (it gives up, or enumerates them for the whole run) and the
+# Horn-clause engines leave memory arbitrary.
+MERGED_SHARE = 0.3
+MERGED_SECONDS = 20.0
+MERGED_LATE_SHARE = 0.5  # of what CEGAR left, before path exploration gets the rest
 NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
 
 
@@ -109,13 +117,18 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                t0: float, known: dict[int, CFANode],
                on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
     retry = False
+    merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
     if not known and _horn_applies(program, opts):
         probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS)
         if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
             probe.stats.decided_by = "cegar"
             return probe
         if not probe.confirmed:  # a confirmed violation leaves nothing to prove
-            steps: list[tuple[Prover, float, float]] = [(_prove, HORN_SECONDS, HORN_SHARE)]
+            steps: list[tuple[Prover, float, float]] = []
+            if _merges_first(program, opts):
+                steps.append((partial(_bmc_merged, merged=merged, on_confirmed=on_confirmed), MERGED_SECONDS,
+                              MERGED_SHARE))
+            steps.append((_prove, HORN_SECONDS, HORN_SHARE))
             if not scope.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
                            KIND_SECONDS, HORN_SHARE),
@@ -170,7 +183,7 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
             tried.append(timed_out)
         if tried:  # whether more time might have given a proof
             retry = any(tried)
-    complete(program, opts, out, t0, known, on_confirmed)
+    complete(program, opts, out, t0, known, on_confirmed, merged)
     if retry and out.status == "unknown":
         # Spacer ran out of its time: on a faster machine it might have proved this. Such an
         # UNKNOWN is not a final answer (the cache does not keep it; the self-check skips it).
@@ -254,6 +267,37 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
     return _proved(stats, "k-induction", out.summaries), False
 
 
+def _merges_first(program: Program, opts: VerifyOptions) -> bool:
+    """Whether merged-path BMC runs before the Horn-clause engines and CEGAR: on a program with
+    loops that uses memory (which those engines leave arbitrary or cannot relate to inputs)."""
+    return opts.path_exploration and not scope.merges_paths(program) and scope.uses_memory(program)
+
+
+def _bmc_merged(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
+                merged: dict[str, int], on_confirmed: Callable[[list[Confirmed]], None] | None = None
+                ) -> tuple[Search | None, bool]:
+    """Merged-path BMC's answer as a finished search (None: none), and whether more time might
+    give one. A violation decides the run when one is asked for; with more, only an answer
+    that covered every execution does (CEGAR's search goes on otherwise, and finds them
+    again). ``merged`` records how far it got, for its second try before path exploration."""
+    from ..analysis import merged as engine
+
+    out = engine.check(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
+    merged["bound"] = out.bound
+    merged["again"] = int(out.kind == UnknownReason.TIMEOUT)
+    exhaustive = out.kind == UnknownReason.NONE
+    if out.status == "unsafe" and (exhaustive or opts.max_violations == 1):
+        stats.decided_by = "merged-bmc"
+        stats.unwinding_depth = out.bound
+        if on_confirmed is not None:
+            on_confirmed(list(out.confirmed))
+        return Search(status="unsafe", stats=stats, precision={}, confirmed=list(out.confirmed)), False
+    if out.status == "safe":
+        stats.unwinding_depth = out.bound
+        return _proved(stats, "merged-bmc", {}), False
+    return None, out.kind == UnknownReason.TIMEOUT
+
+
 def _find_bmc(program: Program, opts: VerifyOptions, out: Search, t0: float,
               on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search | None:
     """BMC through the recursion with the time CEGAR (``out``, cut by its share) left: a
@@ -329,8 +373,11 @@ def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
 
 
 def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, known: dict[int, CFANode],
-             on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> None:
-    """Let path exploration decide what CEGAR left undecided; ``search`` becomes the combined answer."""
+             on_confirmed: Callable[[list[Confirmed]], None] | None = None,
+             merged: dict[str, int] | None = None) -> None:
+    """Let merged-path BMC and then path exploration decide what CEGAR left undecided; ``search``
+    becomes the combined answer. ``merged``: how far merged-path BMC got before CEGAR (it is
+    tried again only if its time ran out there, from the bound it had reached)."""
     if search.status != "unknown" and not search.stats.decided_by:
         search.stats.decided_by = "cegar"  # an UNKNOWN was decided by no engine
     found = len(search.confirmed) + len(known)
@@ -348,12 +395,22 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         if on_confirmed is not None:
             on_confirmed(list(streamed))
 
+    if not scope.merges_paths(program) and (not merged or merged.get("again")):
+        if _complete_merged(program, opts, search, remaining, excluded, streamed, confirmed_now, found,
+                            (merged or {}).get("bound", 1)):
+            return
+        found = len(search.confirmed) + len(known)
+        remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+        if remaining is not None and remaining < MIN_SECONDS:
+            return
     budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
     from ..analysis.paths import explore
 
     out = explore(program, budget, opts.max_violations - found, excluded, confirmed_now)
     search.stats.explored_paths = out.paths
     search.confirmed.extend(out.confirmed)
+    if out.confirmed and search.stats.decided_by == "merged-bmc":
+        search.stats.decided_by = "merged-bmc+paths"
     if out.kind == UnknownReason.NONE:  # exhaustive: its answer is the run's
         search.status = "unsafe" if search.confirmed or known else "safe"
         search.kind, search.reason, search.reason_node = UnknownReason.NONE, "", None
@@ -361,7 +418,8 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         search.stats.decided_by = "paths"
         return
     if out.confirmed:
-        search.stats.decided_by = "cegar+paths" if found else "paths"
+        if search.stats.decided_by != "merged-bmc+paths":
+            search.stats.decided_by = "cegar+paths" if found else "paths"
         if search.status == "unknown":
             search.status = "unsafe"
     if out.kind == UnknownReason.CANCELLED:
@@ -374,3 +432,38 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         search.stats.phases_cut_by_time += 1
         if search.status == "unsafe":
             search.stopped, search.run_timed_out = UnknownReason.TIMEOUT, True
+
+
+def _complete_merged(program: Program, opts: VerifyOptions, search: Search, remaining: float | None,
+                     excluded: dict[int, CFANode], streamed: list[Confirmed], confirmed_now: Callable[[Confirmed], None],
+                     found: int, start_bound: int) -> bool:
+    """Merged-path BMC with a share of what CEGAR left (all of it without a limit), before path
+    exploration; whether its answer is the run's (it covered every execution, or found every
+    violation asked for, or the run was cancelled). Violations it confirms join the run's."""
+    from ..analysis import merged as engine
+
+    seconds = None if remaining is None else MERGED_LATE_SHARE * remaining
+    before = {id(c.path.error_node) for c in search.confirmed}
+    out = engine.check(program, Budget(seconds, cancel=opts.cancel), opts.max_violations - found,  # type: ignore[arg-type]
+                       excluded, confirmed_now, start_bound)
+    new = [c for c in out.confirmed if id(c.path.error_node) not in before]
+    search.confirmed.extend(new)
+    excluded |= {id(c.path.error_node): c.path.error_node for c in new}
+    if new:
+        search.stats.decided_by = "cegar+merged-bmc" if found else "merged-bmc"
+        search.stats.unwinding_depth = out.bound
+        if search.status == "unknown":
+            search.status = "unsafe"
+    if out.kind == UnknownReason.NONE or found + len(new) >= opts.max_violations:
+        search.status = "unsafe" if search.confirmed or found else "safe"
+        search.kind, search.reason, search.reason_node = UnknownReason.NONE, "", None
+        search.stopped = UnknownReason.NONE
+        search.stats.decided_by = "cegar+merged-bmc" if found and new else "merged-bmc"
+        search.stats.unwinding_depth = out.bound
+        return True
+    if out.kind == UnknownReason.CANCELLED:
+        search.kind, search.reason = out.kind, out.reason
+        search.stopped = UnknownReason.CANCELLED
+        return True
+    search.reason = f"{search.reason}; {out.reason}" if search.reason else out.reason
+    return False
