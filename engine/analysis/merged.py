@@ -431,9 +431,11 @@ class MergedBMC:
             return
         assert node.error is not None
         query = s.pc
-        for _ in range(MAX_EXCLUDED_PATHS):
+        for tried in range(MAX_EXCLUDED_PATHS):
             model = self._model(query)
             if model is None:
+                if tried:  # every path there went through undefined behaviour: no proof, no violation
+                    break
                 return
             steps, chosen = _extract(s, model)
             error_path = ErrorPath(steps, node.error, node)

@@ -99,8 +99,8 @@ RETRY_SECONDS = 30.0  # the second try's limit when the run has none
 # decides in under 10 s (array_minmax, linked_list, digit_histogram_false), where CEGAR cannot
 # relate memory contents to inputs (it gives up, or enumerates them for the whole run) and the
 # Horn-clause engines leave memory arbitrary.
-MERGED_SHARE = 0.3
-MERGED_SECONDS = 20.0
+MERGED_SHARE = 0.4
+MERGED_SECONDS = 24.0
 MERGED_LATE_SHARE = 0.5  # of what CEGAR left, before path exploration gets the rest
 NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
 
