@@ -59,6 +59,27 @@ int main(void) {
   return 0;
 }
 """,
+    # Memory a block cannot reach (other, the older node) is left out of its reduced entry.
+    "memory": """
+extern void *malloc(unsigned long);
+extern void reach_error(void);
+struct node { int v; struct node *next; };
+static void bump(struct node *n) { n->v = n->v + 1; }
+static struct node *push(struct node *h, int v) {
+  struct node *n = malloc(sizeof *n); n->v = v; n->next = h; return n;
+}
+int main(void) {
+  int other[3] = {1, 2, 3};
+  struct node *h = push(0, 1);
+  struct node *first = h;
+  h = push(0, 2);
+  bump(h);
+  other[0] = 7;
+  bump(first);
+  if (h->v != 3 || first->v != 2 || other[1] != 2) reach_error();
+  return 0;
+}
+""",
     # Needs a refinement: the precision a run learns is sampled too.
     "refine": """
 extern int __VERIFIER_nondet_int(void);

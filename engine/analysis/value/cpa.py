@@ -446,17 +446,66 @@ class ValueCPA(CPA):
         return state.restrict(lambda k: prec.tracks(node, k))
 
     # ---- BAM ----------------------------------------------------------------
-    # With memory, a block sees all of it: its reduced entry keeps every memory key and its
-    # exit is the memory after the call (the callee's own objects excepted, which die with it).
+    # With memory, a block's reduced entry keeps what the block can reach: the variables it
+    # mentions, the objects they name or point to, and everything those objects point to,
+    # transitively. expand gives the caller its other memory back as it was, unless the block
+    # may have written beyond what it could reach (a write through an unknown pointer or out of
+    # bounds, an unknown function with pointer arguments): then only their sizes come back.
     def reduce(self, state: ValueState, block: Block, prec: Any) -> ValueState:
         if self.memory is not None:
-            return ValueState({k: v for k, v in state.m.items() if k in block.vars or mem.is_memory_key(k)})
+            m = {k: state.m[k] for k in self._kept_keys(state, block)}
+            m[mem.INTACT] = mem.INTACT_VALUE
+            return ValueState(m)
         return ValueState(reduce_map(state.m, block))
+
+    def _kept_keys(self, state: ValueState, block: Block) -> list[str]:
+        """The keys of ``state`` that ``block``'s reduced entry keeps (see reduce)."""
+        assert self.memory is not None
+        m = state.m
+        objects = self.memory.objects
+        keep: list[str] = []
+        by_object: dict[str, list[str]] = {}
+        roots: set[str] = set()
+        for k, v in m.items():
+            if k == mem.INTACT:
+                continue
+            obj = mem.object_of(k)
+            if obj is not None:
+                by_object.setdefault(obj, []).append(k)
+                if mem.is_summary(obj):
+                    roots.add(obj)  # a site's further instances: the block may allocate one
+            elif k.startswith(mem.COUNTER):
+                if mem.site_function(k) in block.functions:
+                    keep.append(k)  # the block's allocations must not reuse a caller's object
+            elif k in block.vars:
+                keep.append(k)
+                if isinstance(v, mem.Ptr):
+                    roots.add(v.obj)
+        roots.update(k for k in block.vars if k in objects)
+        reached = mem.reachable_objects(m, by_object, roots)
+        memsafety = self.memory.program.memsafety
+        for obj, keys in by_object.items():
+            if obj in reached:
+                keep.extend(keys)
+            elif memsafety and obj.startswith(mem.HEAP):
+                # A leak check in the block must still see every live object.
+                keep.extend(k for k in keys if k.endswith("[#]"))
+        return keep
 
     def expand(self, entry: ValueState, reduced_exit: ValueState, block: Block) -> ValueState:
         if self.memory is not None:
-            plain = {k: v for k, v in entry.m.items() if not mem.is_memory_key(k)}
-            return ValueState(expand_map(plain, reduced_exit.m, block, self.globals, self.addressed))
+            kept = set(self._kept_keys(entry, block))
+            plain: dict[str, Any] = {}
+            intact = mem.INTACT in reduced_exit.m
+            for k, v in entry.m.items():
+                if not mem.is_memory_key(k):
+                    plain[k] = v
+                elif k not in kept and k != mem.INTACT and (intact or mem.always_kept(k)):
+                    plain[k] = v  # memory the block could not reach
+            out = expand_map(plain, reduced_exit.m, block, self.globals, self.addressed)
+            if mem.INTACT not in entry.m:
+                out.pop(mem.INTACT, None)
+            return ValueState(out)
         return ValueState(expand_map(entry.m, reduced_exit.m, block, self.globals, self.addressed))
 
     def rebuild(self, call: ValueState, entry: ValueState, exit: ValueState, block: Block,
@@ -525,7 +574,7 @@ class ValueCPA(CPA):
 
     def summary_facts(self, state: ValueState) -> dict[str, Any]:
         if state.c is None:
-            return {k: v if type(v) is int else repr(v) for k, v in state.m.items()}
+            return {k: v if type(v) is int else repr(v) for k, v in state.m.items() if k != mem.INTACT}
         out: dict[str, Any] = {}
         for k, value in state.m.items():
             if isinstance(value, sym.Param) and value.name == k:

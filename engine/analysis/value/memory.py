@@ -18,6 +18,13 @@ Values are ints or :class:`Ptr` (object, byte offset; the offset is None when un
 past :data:`MAX_INSTANCES` the site allocates one *summary* object (``.?``) that stands for
 all further ones: its reads are unknown and its writes havoc it.
 
+In a block's reduced state (BAM) the memory the block cannot reach is left out (see
+:func:`reachable_objects`), and ``#intact`` -> :class:`Intact` says that nothing has written
+outside the state since the block's entry: an operation that may write anywhere removes it,
+and then expand cannot give the caller its other memory back as it was. (The fact is the
+positive one so that a state without it covers nothing that has it: a missing key is less
+knowledge.)
+
 Soundness rules: a missing key is an unknown value. A write through an unknown pointer,
 out of bounds or to freed memory (undefined behaviour) forgets all memory: no TRUE relies on
 such a path being impossible; so does a write at an unknown offset (it may be out of bounds).
@@ -54,6 +61,7 @@ MAX_INSTANCES = 10  # concrete objects per allocation site before it turns to a 
 MAX_ENUMERATED = 4096  # bytes an operation may enumerate (memset, memcpy, unknown-index reads)
 HEAP = "#h:"
 COUNTER = "#n:"
+INTACT = "#intact"
 STRING = "#s:"
 FUNCTION = "#f:"
 _MISSING: Any = object()
@@ -85,6 +93,17 @@ class Heap:
 
     def __repr__(self) -> str:
         return f"heap({'?' if self.size is None else self.size}{', freed' if self.freed else ''})"
+
+
+@dataclass(frozen=True, slots=True)
+class Intact:
+    """The value of :data:`INTACT`."""
+
+    def __repr__(self) -> str:
+        return "memory beyond the block untouched"
+
+
+INTACT_VALUE = Intact()
 
 
 def cell(obj: str, off: int, size: int) -> str:
@@ -140,11 +159,33 @@ def is_summary(obj: str) -> bool:
 def always_kept(key: str) -> bool:
     """Allocation counters and object sizes: kept under every precision (they keep objects
     distinct and bounds known), so never part of an interpolant."""
-    return key.startswith(COUNTER) or key.endswith("[#]")
+    return key.startswith(COUNTER) or key.endswith("[#]") or key == INTACT
 
 
 def is_memory_key(key: str) -> bool:
-    return key.endswith("]") or key.startswith(COUNTER)
+    return key.endswith("]") or key.startswith(COUNTER) or key == INTACT
+
+
+def site_function(counter: str) -> str:
+    """The function of an allocation counter's site (``#n:<function>:<node id>``)."""
+    return counter[len(COUNTER):].rsplit(":", 1)[0]
+
+
+def reachable_objects(m: dict[str, Any], by_object: dict[str, list[str]], roots: set[str]) -> set[str]:
+    """The objects of ``m`` reachable from ``roots`` through the pointers their cells hold
+    (``by_object``: each object's keys in ``m``)."""
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if obj in seen:
+            continue
+        seen.add(obj)
+        for k in by_object.get(obj, ()):
+            v = m[k]
+            if isinstance(v, Ptr) and v.obj not in seen:
+                todo.append(v.obj)
+    return seen
 
 
 def memory_variables(program: Program) -> frozenset[str]:
@@ -379,6 +420,8 @@ class View:
     def forget_all(self, heap_only: bool = False) -> None:
         doomed = [k for k in self.m if k.endswith("]") and not k.endswith("[#]")
                   and (not heap_only or k.startswith(HEAP))]
+        if INTACT in self.m:  # the write may have gone beyond the state, too
+            doomed.append(INTACT)
         if doomed:
             m = self._own()
             for k in doomed:
@@ -892,6 +935,8 @@ def value_to_json(v: Any) -> Any:
         return {"zero": sorted([o, s] for o, s in v.written)}
     if isinstance(v, Heap):
         return {"heap": [v.size, v.freed]}
+    if isinstance(v, Intact):
+        return {"intact": True}
     raise TypeError(f"not a value: {v!r}")
 
 
@@ -904,4 +949,6 @@ def value_from_json(d: Any) -> Any:
         return Zero(frozenset((int(o), int(s)) for o, s in d["zero"]))
     if "heap" in d:
         return Heap(d["heap"][0], bool(d["heap"][1]))
+    if "intact" in d:
+        return INTACT_VALUE
     raise ValueError(f"not a value: {d!r}")
