@@ -111,9 +111,10 @@ def build_blocks(program: Program, callgraph: CallGraph) -> dict[str, Block]:
             mem |= m
         if havoc:
             names |= globals_
+        named = frozenset(names)
         if mem:
             names |= addressed
         inputs = frozenset(f.params) | frozenset(n for n in names if n in globals_)
         blocks[f.name] = Block(f.name, f, funcs, frozenset(names), havoc, mem,
-                               all(determ.get(g, False) for g in funcs) and not havoc and not mem, inputs)
+                               all(determ.get(g, False) for g in funcs) and not havoc and not mem, inputs, named)
     return blocks

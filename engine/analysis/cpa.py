@@ -30,6 +30,10 @@ class Block:
     writes_memory: bool  # writes through a pointer or lets an external function do so
     deterministic: bool = False  # no nondet, externals, uninitialised locals or memory operations
     inputs: frozenset[str] = frozenset()  # the entry's parameters and the globals the block mentions
+    # What an operation of the block names, without the address-taken variables that ``vars``
+    # adds when the block writes through pointers (None: ``vars``). A domain that follows
+    # pointers reaches those through them (value/cpa.py's reduce with memory).
+    named: frozenset[str] | None = None
 
     @property
     def entry(self) -> CFANode:

@@ -481,7 +481,7 @@ class ValueCPA(CPA):
                 keep.append(k)
                 if isinstance(v, mem.Ptr):
                     roots.add(v.obj)
-        roots.update(k for k in block.vars if k in objects)
+        roots.update(k for k in (block.vars if block.named is None else block.named) if k in objects)
         reached = mem.reachable_objects(m, by_object, roots)
         memsafety = self.memory.program.memsafety
         for obj, keys in by_object.items():
