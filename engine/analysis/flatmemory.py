@@ -226,13 +226,7 @@ class FlatMemory(MemoryState):
         """pathmemory.MemoryState.tracked, with liveness per object."""
         ptr_bytes = self.bits // 8
 
-        def alive(key: str) -> bool:
-            if key.startswith(("#s:", "#f:")):
-                return False
-            return "@" not in key or int(key.rsplit("@", 1)[1]) in frames
-
-        holders = [(oid, True) for key, oid in self.names.items() if alive(key)]
-        holders += [(oid, False) for oid in self.heap]
+        holders = self.holders(frames)
         sizes = {}
         for oid, _ in holders:
             size = self.known_sizes.get(oid)

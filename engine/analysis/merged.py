@@ -54,13 +54,13 @@ import z3
 from ..cfa.cfa import CFANode, FunctionCFA, Program
 from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge, Edge
 from .cegar import Confirmed
-from .cpa_algorithm import Budget, BudgetExceeded
+from .cpa_algorithm import Budget
 from .feasibility import Encoding, Feasibility, to_int
 from .flatmemory import Names
 from .merging import MergeEncoder, merge, mergeable
 from .path import ErrorPath, Step
 from .pathmemory import MemoryUnsupported
-from .paths import GiveUp
+from .paths import GiveUp, run_rounds
 from .result import UnknownReason
 from .smt import EncodingUnsupported, PathEncoder, check_path
 from .solving import check_within
@@ -145,40 +145,13 @@ class MergedBMC:
         self.wtos: dict[str, Wto] = {}
 
     def run(self) -> MergedOutcome:
-        out = self.out
-        try:
-            for bound in UNWIND_BOUNDS:
-                if bound < self.start_bound:
-                    continue  # an earlier run's rounds, all cut without a violation
-                out.bound = bound
-                cut = self._round(bound)
-                if len(out.confirmed) >= self.max_violations:
-                    out.status = "unsafe"
-                    return out
-                if not cut:
-                    return self._complete()
-            raise GiveUp(UnknownReason.NO_PROGRESS,
-                         f"{NAME}: a loop runs or a recursion goes deeper than {UNWIND_BOUNDS[-1]}")
-        except GiveUp as g:
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind, out.reason = g.kind, g.reason
-            return out
-        except BudgetExceeded as exc:
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind = UnknownReason(exc.reason)
-            out.reason = f"{NAME}: {exc.reason} (unwound {out.bound} deep)"
-            return out
+        def at(bound: int) -> None:
+            self.out.bound = bound
 
-    def _complete(self) -> MergedOutcome:
-        out = self.out
-        confirmed = {id(c.path.error_node) for c in out.confirmed}
-        undecided = [(n, why) for n, why in self.undecided if n is None or id(n) not in confirmed]
-        if undecided:
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind, out.reason = UnknownReason.UNCONFIRMED, undecided[0][1]
-        else:
-            out.status = "unsafe" if out.confirmed else "safe"
-        return out
+        return run_rounds(self.out, [b for b in UNWIND_BOUNDS if b >= self.start_bound], at, self._round,
+                          self.max_violations, self.undecided, NAME,
+                          f"a loop runs or a recursion goes deeper than {UNWIND_BOUNDS[-1]}",
+                          lambda: f" (unwound {self.out.bound} deep)")
 
     # ---- the unrolled program ---------------------------------------------------------------
     def _fn(self, node: CFANode) -> FunctionCFA:

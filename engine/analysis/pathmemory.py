@@ -333,8 +333,12 @@ class MemoryState:
         return out
 
     # ---- the heap -----------------------------------------------------------------------
-    def allocate(self, size: z3.ExprRef, zero: bool) -> z3.ExprRef:
-        oid = self.create(size, heap=True)
+    def allocate(self, size: z3.ExprRef, zero: bool, frame: int | None = None) -> z3.ExprRef:
+        """A new object: on the heap, or with ``frame`` on that call's stack (``alloca``: it dies
+        when the call returns, is never a leak, and freeing it is invalid)."""
+        oid = self.create(size, heap=frame is None)
+        if frame is not None:
+            self.names[f"#a:{oid}@{frame}"] = oid
         b = self.base(oid)
         if zero:
             self.zero(b, size)
@@ -375,6 +379,17 @@ class MemoryState:
         heap = z3.Or(*[oid == z3.BitVecVal(k, self.id_bits) for k in self.heap]) if self.heap else z3.BoolVal(False)
         return z3.Or(p == 0, z3.And(self.offset(p) == 0, heap, z3.Select(self.live, oid)))
 
+    def holders(self, frames: set[int]) -> list[tuple[int, bool]]:
+        """The objects that may hold pointers to heap objects: those named by the globals and
+        by the active calls' ``frames`` (True), and the heap objects (False)."""
+
+        def alive(key: str) -> bool:
+            if key.startswith(("#s:", "#f:")):
+                return False
+            return "@" not in key or int(key.rsplit("@", 1)[1]) in frames
+
+        return [(oid, True) for key, oid in self.names.items() if alive(key)] + [(oid, False) for oid in self.heap]
+
     def tracked(self, pointers: list[z3.ExprRef], frames: set[int]) -> z3.BoolRef:
         """No live heap object is lost: each is pointed to by one of ``pointers`` (the plain
         pointer variables of the globals and of the active calls' ``frames``), or by a pointer
@@ -382,13 +397,7 @@ class MemoryState:
         tracked: a violation is only reported where it is certain.)"""
         ptr_bytes = self.bits // 8
 
-        def alive(key: str) -> bool:
-            if key.startswith(("#s:", "#f:")):
-                return False
-            return "@" not in key or int(key.rsplit("@", 1)[1]) in frames
-
-        holders = [(oid, True) for key, oid in self.names.items() if alive(key)]
-        holders += [(oid, False) for oid in self.heap]
+        holders = self.holders(frames)
         sizes = {}
         for oid, _ in holders:
             size = z3.simplify(self.sizes[oid])

@@ -27,8 +27,9 @@ Soundness of TRUE rests on four rules:
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 import z3
 
@@ -150,40 +151,11 @@ class Explorer:
         self.ub_only: dict[int, int] = {}  # per error location: paths that reach it only through UB
 
     def run(self) -> PathsOutcome:
-        out = self.out
-        try:
-            for bound in UNWIND_BOUNDS:
-                out.unwind = bound
-                cut = self._round(bound)
-                if len(out.confirmed) >= self.max_violations:
-                    out.status = "unsafe"
-                    return out
-                if not cut:
-                    return self._complete()
-            raise GiveUp(UnknownReason.NO_PROGRESS,
-                         f"path exploration: a path passes one location more than {UNWIND_BOUNDS[-1]} times")
-        except GiveUp as g:
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind, out.reason = g.kind, g.reason
-            return out
-        except BudgetExceeded as exc:
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind = UnknownReason(exc.reason)
-            out.reason = f"path exploration: {exc.reason}"
-            return out
+        def at(bound: int) -> None:
+            self.out.unwind = bound
 
-    def _complete(self) -> PathsOutcome:
-        out = self.out
-        confirmed = {id(c.path.error_node) for c in out.confirmed}
-        # A location that one path reached only through UB and another really reached is decided.
-        undecided = [(n, why) for n, why in self.undecided if n is None or id(n) not in confirmed]
-        if undecided:
-            node, why = undecided[0]
-            out.status = "unsafe" if out.confirmed else "unknown"
-            out.kind, out.reason = UnknownReason.UNCONFIRMED, why
-        else:
-            out.status = "unsafe" if out.confirmed else "safe"
-        return out
+        return run_rounds(self.out, UNWIND_BOUNDS, at, self._round, self.max_violations, self.undecided,
+                          "path exploration", f"a path passes one location more than {UNWIND_BOUNDS[-1]} times")
 
     # ---- one round ------------------------------------------------------------------------
     def _round(self, bound: int) -> bool:
@@ -376,6 +348,51 @@ class Explorer:
         self.ub_only[id(node)] = seen + 1
         if seen + 1 >= MAX_UB_ONLY_PATHS:
             self.excluded[id(node)] = node
+
+
+class RoundsOutcome(Protocol):
+    status: str
+    kind: UnknownReason
+    reason: str
+    confirmed: list[Confirmed]
+
+
+_O = TypeVar("_O", bound=RoundsOutcome)
+
+
+def run_rounds(out: _O, bounds: Iterable[int], at: Callable[[int], None], round_: Callable[[int], bool],
+               max_violations: int, undecided: list[tuple[CFANode | None, str]], name: str, beyond: str,
+               where: Callable[[], str] = str) -> _O:
+    """Rounds of a bounded search with growing ``bounds`` (``round_`` says whether it cut a
+    feasible path), until one covers every execution, enough violations are confirmed, or time
+    runs out. The answer is TRUE only without an undecided error location (one reached only
+    through undefined behaviour, unless another path really reached it)."""
+    try:
+        for bound in bounds:
+            at(bound)
+            cut = round_(bound)
+            if len(out.confirmed) >= max_violations:
+                out.status = "unsafe"
+                return out
+            if not cut:
+                confirmed = {id(c.path.error_node) for c in out.confirmed}
+                left = [(n, why) for n, why in undecided if n is None or id(n) not in confirmed]
+                if left:
+                    out.status = "unsafe" if out.confirmed else "unknown"
+                    out.kind, out.reason = UnknownReason.UNCONFIRMED, left[0][1]
+                else:
+                    out.status = "unsafe" if out.confirmed else "safe"
+                return out
+        raise GiveUp(UnknownReason.NO_PROGRESS, f"{name}: {beyond}")
+    except GiveUp as g:
+        out.status = "unsafe" if out.confirmed else "unknown"
+        out.kind, out.reason = g.kind, g.reason
+        return out
+    except BudgetExceeded as exc:
+        out.status = "unsafe" if out.confirmed else "unknown"
+        out.kind = UnknownReason(exc.reason)
+        out.reason = f"{name}: {exc.reason}{where()}"
+        return out
 
 
 def explore(program: Program, budget: Budget, max_violations: int = 1,

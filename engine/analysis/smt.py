@@ -618,7 +618,7 @@ class PathEncoder:
         result: z3.ExprRef | None = None
         kind = ALLOCATORS.get(name)
         if kind == "malloc" and e.args:
-            result = mem.allocate(as_size(0), zero=False)
+            result = mem.allocate(as_size(0), zero=False, frame=frame if "alloca" in name else None)
         elif kind == "calloc" and len(e.args) >= 2:
             result = mem.allocate(as_size(0) * as_size(1), zero=True)
         elif kind == "realloc" and len(e.args) >= 2:
