@@ -265,6 +265,11 @@ int main(void) { int *p = buffer(); if (__VERIFIER_nondet_int()) return *p; retu
     r = run(dangling, tmp_path, property="memsafety")
     assert r.verdict == "FALSE" and r.violations[0].kind == "valid-deref", r.reason
     check_error_path(r)
+    # Freeing it is invalid (the value analysis answered TRUE here).
+    freed = "extern void *alloca(unsigned long);\nint main(void) { int *a = alloca(8); a[0] = 1; free(a); return 0; }"
+    r = run(freed, tmp_path, property="memsafety")
+    assert r.verdict == "FALSE" and r.violations[0].kind == "valid-free", r.reason
+    check_error_path(r)
 
 
 @pytest.mark.parametrize("task", ["cstrlen-alloca-2", "count_down-alloca-1"])

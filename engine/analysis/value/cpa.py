@@ -521,6 +521,7 @@ class ValueCPA(CPA):
             for k, v in call.m.items():  # a recursive caller's own instances of the callee's locals
                 if mem.is_memory_key(k) and mem.object_of(k) in own:
                     out[k] = v
+            mem.release_frame(out, block.function.name)
             return ValueState(out)
         return ValueState(rebuild_map(call.m, exit.m, block, self.globals, self.addressed))
 

@@ -60,6 +60,7 @@ from ...cfa.semantics import eval_cast
 MAX_INSTANCES = 10  # concrete objects per allocation site before it turns to a summary object
 MAX_ENUMERATED = 4096  # bytes an operation may enumerate (memset, memcpy, unknown-index reads)
 HEAP = "#h:"
+STACK = "#a:"  # alloca's objects: named like heap objects, they die when their function returns
 COUNTER = "#n:"
 INTACT = "#intact"
 STRING = "#s:"
@@ -147,9 +148,28 @@ def root_of(key: str) -> str:
     obj = object_of(key)
     if obj is None:
         return key
-    if obj.startswith(HEAP):
+    if obj.startswith((HEAP, STACK)):
         return obj[:obj.rfind(".")]
     return obj
+
+
+def is_allocation_site(root: str) -> bool:
+    """Whether a precision's root is an allocation site (its objects outlive the call that made
+    them, or are passed on from it)."""
+    return root.startswith((HEAP, STACK))
+
+
+def release_frame(m: dict[str, Any], function: str) -> None:
+    """``function`` returned: the objects its alloca calls made are gone (in place). (Those of an
+    outer activation of a recursive function go too: their later accesses are flagged, never
+    assumed valid.)"""
+    prefix = f"{STACK}{function}:"
+    for k in [k for k in m if k.startswith(prefix)]:
+        v = m[k]
+        if k.endswith("[#]") and isinstance(v, Heap):
+            m[k] = Heap(v.size, True)
+        elif not k.startswith(COUNTER):
+            del m[k]
 
 
 def is_summary(obj: str) -> bool:
@@ -280,7 +300,7 @@ class View:
         h = self.m.get(heap_key(obj))
         if isinstance(h, Heap):  # a heap object, or a variable-length array
             return h.size
-        if obj.startswith(HEAP):
+        if obj.startswith((HEAP, STACK)):
             return None
         if obj.startswith(STRING):
             return len(_string_bytes(obj[len(STRING):]))
@@ -561,13 +581,14 @@ class View:
         return 0
 
     # ---- the heap ----------------------------------------------------------------------
-    def allocate(self, site: str, size: Any, zero: bool) -> Ptr:
+    def allocate(self, site: str, size: Any, zero: bool, stack: bool = False) -> Ptr:
         count = self.m.get(COUNTER + site, 0)
+        prefix = STACK if stack else HEAP
         if count == -1 or count >= MAX_INSTANCES:
-            obj = f"{HEAP}{site}.?"
+            obj = f"{prefix}{site}.?"
             self.set_plain(COUNTER + site, -1)
         else:
-            obj = f"{HEAP}{site}.{count}"
+            obj = f"{prefix}{site}.{count}"
             self.set_plain(COUNTER + site, count + 1)
         self.forget_object(obj, meta=True)
         self._own()[heap_key(obj)] = Heap(size if type(size) is int else None)
@@ -828,7 +849,7 @@ def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], global
     kind = ALLOCATORS.get(name)
     site = edge.pred.key
     if kind == "malloc" and args:
-        result = view.allocate(site, args[0], zero=False)
+        result = view.allocate(site, args[0], zero=False, stack=name == "alloca")
     elif kind == "calloc" and len(args) >= 2:
         n = args[0] * args[1] if type(args[0]) is int and type(args[1]) is int else None
         result = view.allocate(site, n, zero=True)

@@ -11,6 +11,7 @@ from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING
 
 from ...cfa.cfa import CFANode, Program
+from . import memory as mem
 
 if TYPE_CHECKING:
     from ..cpa import Block
@@ -42,7 +43,7 @@ class ValuePrecision:
                 key = "all"
             else:
                 fs = tuple(sorted((f, tuple(sorted(self.scoped[f]))) for f in block.functions if f in self.scoped))
-                gs = tuple(sorted(g for g in self.global_vars if g in block.vars or g.startswith("#h:")))
+                gs = tuple(sorted(g for g in self.global_vars if g in block.vars or mem.is_allocation_site(g)))
                 ls = tuple(sorted((n, tuple(sorted(v))) for n, v in self.local.items()
                                   if n.split(":", 1)[0] in block.functions))
                 key = (fs, gs, ls)
@@ -54,7 +55,7 @@ class ValuePrecision:
         new_local = dict(self.local)
         new_globals = set(self.global_vars)
         for node, var in pairs:
-            if var.startswith("#h:"):  # a heap allocation site: its objects outlive any function
+            if mem.is_allocation_site(var):  # its objects outlive the function that made them
                 new_globals.add(var)
                 continue
             info = program.vars.get(var)
