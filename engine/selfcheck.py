@@ -61,7 +61,11 @@ def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> s
         return None
     if any(r.get("statistics", {}).get("phases_cut_by_time") for r in (cached, scratch)):
         return None
-    hinted = bool(cached.get("statistics", {}).get("precision_reused"))
+    # A reused precision leads the search another way; so does a portfolio that went another
+    # way (its first probe is cut at a fixed time: on a loaded machine another engine decides).
+    # Then each run's error paths are their own, and only what they decide must agree.
+    engines = {r.get("statistics", {}).get("decided_by", "") for r in (cached, scratch)}
+    hinted = bool(cached.get("statistics", {}).get("precision_reused")) or len(engines) > 1
     a, b = cached["verdict"], scratch["verdict"]
     if {a, b} == {"TRUE", "FALSE"}:
         return f"the cached run answered {a}, a run without the cache answers {b}"

@@ -291,9 +291,10 @@ def test_function_keys_follow_the_options_that_decide_summaries(tmp_path):
 
 def test_self_check_comparison_rules():
     """The definition of "the same answer" the property tests and the self-check share."""
-    def report(verdict, violations=(), reused=False, kind="", stopped="", cut=0):
+    def report(verdict, violations=(), reused=False, kind="", stopped="", cut=0, engine="cegar"):
         return {"verdict": verdict, "reason": kind, "reason_kind": kind, "search_stopped": stopped,
-                "statistics": {"precision_reused": reused, "phases_cut_by_time": cut}, "violations": list(violations)}
+                "statistics": {"precision_reused": reused, "phases_cut_by_time": cut, "decided_by": engine},
+                "violations": list(violations)}
 
     def violation(line, value, branch="taken"):
         rng = {"file": "F", "start": {"line": line, "column": 1}, "end": {"line": line, "column": 5}}
@@ -321,3 +322,10 @@ def test_self_check_comparison_rules():
                              report("FALSE", [violation(4, 1)]), True) is not None
     assert selfcheck.compare(report("FALSE", [violation(3, 1)], reused=True, stopped="no-progress"),
                              report("FALSE", [violation(4, 1)]), True) is None
+    # Another engine decided (the portfolio went another way): its own path, the same checks.
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)], engine="merged-bmc"),
+                             report("FALSE", [violation(3, 1, "not taken")]), True) is None
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)], engine="merged-bmc"),
+                             report("FALSE", [violation(4, 1)]), True) is not None
+    assert selfcheck.compare(report("TRUE", engine="merged-bmc"), report("FALSE", [violation(3, 1)]), False) \
+        is not None

@@ -5,6 +5,10 @@ loop, an undefined operation, or an access the memory model does not cover."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +114,22 @@ def test_no_true_rests_on_undefined_behaviour(tmp_path: Path, body: str) -> None
             f"int main(void) {{ {body} return 0; }}\n")
     out = _check(code, tmp_path, seconds=20)
     assert out.status != "safe", out.reason
+
+
+def test_its_counterexample_does_not_depend_on_string_hashing(tmp_path: Path) -> None:
+    """The differential campaign's self-check saw two runs of one program give two error paths:
+    merged variables got their fresh names in a set's order, which Python's string hashing
+    changes from process to process."""
+    source = ROOT / "tests" / "programs" / "memory" / "tokenizer_false.c"
+    path = tmp_path / source.name
+    path.write_text(source.read_text().replace("sum += cur;", "sum -= cur;"))
+    reports = []
+    for seed in ("1", "2", "3"):
+        out = subprocess.run([sys.executable, "-m", "cbam", "verify", "--no-cache", "--timeout", "30", "--format",
+                              "json", str(path)], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "PYTHONHASHSEED": seed})
+        report = json.loads(out.stdout)
+        result = report["results"][0] if "results" in report else report
+        assert result["verdict"] == "FALSE" and result["statistics"]["decided_by"] == "merged-bmc"
+        reports.append([(v["message"], [i["value"] for i in v["inputs"]]) for v in result["violations"]])
+    assert reports[0] == reports[1] == reports[2]

@@ -140,7 +140,9 @@ def merge(a: MergeEncoder, b: MergeEncoder, p: z3.BoolRef) -> MergeEncoder:
     flatmemory.complete(a.mem, b.mem, a.live_frames)
     flatmemory.complete(b.mem, a.mem, a.live_frames)
     cur: dict[str, Any] = {}
-    for k in a.cur.keys() | b.cur.keys():
+    # (In the dicts' order, not a set's: the fresh names made here must not depend on the
+    # process's string hashing, or each run's model, and so its error path, would differ.)
+    for k in [*a.cur, *(k for k in b.cur if k not in a.cur)]:
         va, vb = a.cur.get(k), b.cur.get(k)
         if va is not None and vb is not None and same(va, vb):
             cur[k] = va

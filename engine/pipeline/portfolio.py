@@ -285,6 +285,10 @@ def _bmc_merged(program: Program, opts: VerifyOptions, stats: Statistics, second
     out = engine.check(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
     merged["bound"] = out.bound
     merged["again"] = int(out.kind == UnknownReason.TIMEOUT)
+    if out.kind == UnknownReason.TIMEOUT:
+        # Its second try starts at the bound this one reached: what it finds then, and the
+        # path its model picks, depend on the time.
+        stats.phases_cut_by_time += 1
     exhaustive = out.kind == UnknownReason.NONE
     if out.status == "unsafe" and (exhaustive or opts.max_violations == 1):
         stats.decided_by = "merged-bmc"
@@ -465,5 +469,7 @@ def _complete_merged(program: Program, opts: VerifyOptions, search: Search, rema
         search.kind, search.reason = out.kind, out.reason
         search.stopped = UnknownReason.CANCELLED
         return True
+    if out.kind == UnknownReason.TIMEOUT:
+        search.stats.phases_cut_by_time += 1
     search.reason = f"{search.reason}; {out.reason}" if search.reason else out.reason
     return False
