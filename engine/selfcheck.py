@@ -64,8 +64,11 @@ def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> s
     # A reused precision leads the search another way; so does a portfolio that went another
     # way (its first probe is cut at a fixed time: on a loaded machine another engine decides).
     # Then each run's error paths are their own, and only what they decide must agree.
+    # Merged-path BMC's path is the one its solver's model picks, and z3's models depend on the
+    # terms the process made before (a run after another differs from a run alone).
     engines = {r.get("statistics", {}).get("decided_by", "") for r in (cached, scratch)}
-    hinted = bool(cached.get("statistics", {}).get("precision_reused")) or len(engines) > 1
+    hinted = bool(cached.get("statistics", {}).get("precision_reused")) or len(engines) > 1 or any(
+        "merged-bmc" in e for e in engines)
     a, b = cached["verdict"], scratch["verdict"]
     if {a, b} == {"TRUE", "FALSE"}:
         return f"the cached run answered {a}, a run without the cache answers {b}"

@@ -327,5 +327,9 @@ def test_self_check_comparison_rules():
                              report("FALSE", [violation(3, 1, "not taken")]), True) is None
     assert selfcheck.compare(report("FALSE", [violation(3, 1)], engine="merged-bmc"),
                              report("FALSE", [violation(4, 1)]), True) is not None
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)], engine="merged-bmc"),
+                             report("FALSE", [violation(3, 1, "not taken")], engine="merged-bmc"), True) is None
+    assert selfcheck.compare(report("FALSE", [violation(3, 1)], engine="cegar"),
+                             report("FALSE", [violation(3, 1, "not taken")], engine="cegar"), True) is not None
     assert selfcheck.compare(report("TRUE", engine="merged-bmc"), report("FALSE", [violation(3, 1)]), False) \
         is not None
