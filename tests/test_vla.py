@@ -6,6 +6,7 @@ in the memory-safety check (an access outside the whole object is an invalid der
 
 from __future__ import annotations
 
+import resource
 import shutil
 import subprocess
 from pathlib import Path
@@ -302,7 +303,13 @@ def _replay_under_asan(source: Path, harness: str, data_model: str, workdir: Pat
     if cc.returncode != 0 and "asan" in cc.stderr.lower():
         pytest.skip(f"AddressSanitizer is not available: {cc.stderr.strip()[:200]}")
     assert cc.returncode == 0, cc.stderr
-    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+
+    def unlimited() -> None:  # AddressSanitizer reserves terabytes of address space for its shadow
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+
+    # (An earlier test in this worker may have set cbam's memory limit, which children inherit.)
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, preexec_fn=unlimited)
 
 
 OUT_OF_BOUNDS = HEADER + """
