@@ -60,7 +60,7 @@ from .flatmemory import Names
 from .merging import MergeEncoder, merge, mergeable
 from .path import ErrorPath, Step
 from .pathmemory import MemoryUnsupported
-from .paths import GiveUp, run_rounds
+from .paths import GiveUp, run_rounds, settle
 from .result import UnknownReason
 from .smt import EncodingUnsupported, PathEncoder, check_path
 from .solving import check_within
@@ -413,18 +413,8 @@ class MergedBMC:
             steps, chosen = _extract(s, model)
             error_path = ErrorPath(steps, node.error, node)
             feas = self._confirm(error_path, model)
-            if feas.status == "sat":
-                c = Confirmed(error_path, feas)
-                self.out.confirmed.append(c)
-                self.excluded[id(node)] = node
-                if self.on_confirmed is not None:
-                    self.on_confirmed(c)
+            if settle(error_path, feas, self.out.confirmed, self.excluded, self.on_confirmed, NAME):
                 return
-            if feas.status == "unsupported":
-                raise GiveUp(UnknownReason.UNSUPPORTED, f"an error path could not be confirmed: cbam cannot encode "
-                             f"{feas.reason}")
-            if feas.status == "unknown":
-                raise GiveUp(UnknownReason.TIMEOUT, f"{NAME}: an error path could not be confirmed: {feas.reason}")
             # Reached on this path only through an undefined operation's arbitrary value (or a
             # pointer comparison the allocator decides): look for another path to it.
             query = self._define(z3.And(query, z3.Not(z3.And(*chosen)) if chosen else z3.BoolVal(False)))

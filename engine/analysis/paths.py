@@ -37,6 +37,7 @@ from ..cfa.cfa import CFANode, Program
 from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge, Edge
 from .cegar import Confirmed
 from .cpa_algorithm import Budget, BudgetExceeded
+from .feasibility import Feasibility
 from .path import ErrorPath, Step
 from .pathmemory import MemoryUnsupported
 from .result import UnknownReason
@@ -325,19 +326,8 @@ class Explorer:
         assert node.error is not None
         error_path = ErrorPath(path.step_list(), node.error, node)
         feas = check_path(self.program, error_path, poll=self.budget.poll)
-        if feas.status == "sat":
-            c = Confirmed(error_path, feas)
-            self.out.confirmed.append(c)
-            self.excluded[id(node)] = node
-            if self.on_confirmed is not None:
-                self.on_confirmed(c)
+        if settle(error_path, feas, self.out.confirmed, self.excluded, self.on_confirmed, "path exploration"):
             return
-        if feas.status == "unsupported":
-            raise GiveUp(UnknownReason.UNSUPPORTED, f"an error path could not be confirmed: cbam cannot encode "
-                         f"{feas.reason}")
-        if feas.status == "unknown":  # the solver gave up: a matter of time
-            raise GiveUp(UnknownReason.TIMEOUT, f"path exploration: an error path could not be confirmed: "
-                         f"{feas.reason}")
         # Reached only through an undefined operation's arbitrary value. Another path to the
         # same location may reach it without (a loop that runs longer, another call of the
         # same assert function): the location stays a target for a few more such paths.
@@ -348,6 +338,26 @@ class Explorer:
         self.ub_only[id(node)] = seen + 1
         if seen + 1 >= MAX_UB_ONLY_PATHS:
             self.excluded[id(node)] = node
+
+
+def settle(error_path: ErrorPath, feas: Feasibility, confirmed: list[Confirmed], excluded: dict[int, CFANode],
+           on_confirmed: Callable[[Confirmed], None] | None, name: str) -> bool:
+    """Whether the exact check confirmed ``error_path`` (then it joins ``confirmed`` and its
+    location is excluded); False if the path relied on undefined behaviour. GiveUp when the
+    check could not say."""
+    if feas.status == "sat":
+        c = Confirmed(error_path, feas)
+        confirmed.append(c)
+        excluded[id(error_path.error_node)] = error_path.error_node
+        if on_confirmed is not None:
+            on_confirmed(c)
+        return True
+    if feas.status == "unsupported":
+        raise GiveUp(UnknownReason.UNSUPPORTED, f"an error path could not be confirmed: cbam cannot encode "
+                     f"{feas.reason}")
+    if feas.status == "unknown":  # the solver gave up: a matter of time
+        raise GiveUp(UnknownReason.TIMEOUT, f"{name}: an error path could not be confirmed: {feas.reason}")
+    return False
 
 
 class RoundsOutcome(Protocol):
