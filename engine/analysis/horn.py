@@ -35,7 +35,7 @@ import z3
 from ..cfa.cfa import CFANode, FunctionCFA, Program, VarInfo
 from ..cfa.ctype import IntType
 from ..cfa.ir import AbortEdge, AssumeEdge, Binary, BlankEdge, CallEdge, Cast, Const, ReturnEdge, Unary, Var
-from .horn_cells import INDEX, CellEncoding, Cells, edge_exprs
+from .horn_cells import INDEX, CellEncoding, Cells, program_exprs
 from .predicate.cpa import abstraction_point
 from .predicate.formula import SegmentEncoder, Theory, old
 from .predicate.refiner import add_rule, definitions, uninterpreted_consts
@@ -213,11 +213,8 @@ def generalizable(program: Program) -> frozenset[int]:
         for c in e.children():
             visit(c)
 
-    for f in program.all_functions():
-        for edge in f.edges():
-            for x in edge_exprs(edge):
-                if x is not None:
-                    visit(x)
+    for x in program_exprs(program):
+        visit(x)
     return frozenset(v for v in compared - arithmetic if abs(v) >= GENERALIZE_MIN)
 
 
@@ -868,11 +865,8 @@ def _constants(program: Program, values: frozenset[int], cells: Cells) -> set[tu
         for c in e.children():
             visit(c)
 
-    for f in program.all_functions():
-        for edge in f.edges():
-            for x in edge_exprs(edge):
-                if x is not None:
-                    visit(x)
+    for x in program_exprs(program):
+        visit(x)
     for cell in cells.arrays.values():
         out |= {(size, INDEX) for size in cell.sizes if isinstance(size, int) and size in values}
     return out

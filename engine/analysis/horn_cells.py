@@ -26,6 +26,7 @@ is an error the clauses must exclude (``analysis/horn.py`` adds one error clause
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import z3
@@ -165,6 +166,13 @@ def _int_elems(t) -> bool:
     while isinstance(t, ArrayType):
         t = t.elem
     return isinstance(t, IntType)
+
+
+def program_exprs(program: Program) -> Iterator[Expr]:
+    """The expressions every edge of ``program`` holds (not their subexpressions)."""
+    for f in program.all_functions():
+        for edge in f.edges():
+            yield from (x for x in edge_exprs(edge) if x is not None)
 
 
 def edge_exprs(e: Edge) -> list[Expr | None]:
