@@ -351,7 +351,7 @@ def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Cal
         # Over the integers, within k recursive calls: path exploration confirms it exactly.
         search = Search(status="unknown", kind=UnknownReason.UNCONFIRMED, reason=out.reason, stats=stats,
                         precision={})
-        complete(program, opts._replace(path_exploration=True), search, t0, known, on_confirmed)
+        complete(program, opts._replace(path_exploration=True), search, t0, known, on_confirmed, merge_paths=False)
         if search.confirmed:
             stats.decided_by = "cparec"
         return search
@@ -378,10 +378,12 @@ def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
 
 def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, known: dict[int, CFANode],
              on_confirmed: Callable[[list[Confirmed]], None] | None = None,
-             merged: dict[str, int] | None = None) -> None:
+             merged: dict[str, int] | None = None, merge_paths: bool = True) -> None:
     """Let merged-path BMC and then path exploration decide what CEGAR left undecided; ``search``
     becomes the combined answer. ``merged``: how far merged-path BMC got before CEGAR (it is
-    tried again only if its time ran out there, from the bound it had reached)."""
+    tried again only if its time ran out there, from the bound it had reached). Without
+    ``merge_paths`` only path exploration runs: CPArec's violation within k calls is to be
+    confirmed, not searched for again (merged BMC would unwind past k, and report its own depth)."""
     if search.status != "unknown" and not search.stats.decided_by:
         search.stats.decided_by = "cegar"  # an UNKNOWN was decided by no engine
     found = len(search.confirmed) + len(known)
@@ -399,7 +401,7 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         if on_confirmed is not None:
             on_confirmed(list(streamed))
 
-    if not scope.merges_paths(program) and (not merged or merged.get("again")):
+    if merge_paths and not scope.merges_paths(program) and (not merged or merged.get("again")):
         if _complete_merged(program, opts, search, remaining, excluded, streamed, confirmed_now, found,
                             (merged or {}).get("bound", 1)):
             return
