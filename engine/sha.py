@@ -13,4 +13,9 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     except ImportError:
         from hashlib import sha256  # type: ignore[no-redef]
 
-__all__ = ["sha256"]
+try:
+    from _sha1 import sha1
+except ImportError:  # pragma: no cover - depends on the interpreter
+    from hashlib import sha1  # type: ignore[no-redef]
+
+__all__ = ["sha1", "sha256"]

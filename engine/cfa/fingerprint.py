@@ -9,8 +9,7 @@ changes it. These fingerprints key the persistent summary cache.
 
 from __future__ import annotations
 
-import hashlib
-
+from ..sha import sha256
 from .cfa import FunctionCFA, Program, canonical_order
 
 FINGERPRINT_VERSION = "cfa-1"
@@ -44,7 +43,7 @@ def presentation_text(cfa: FunctionCFA) -> str:
 
 
 def fingerprint(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def assign_fingerprints(program: Program) -> None:

@@ -18,7 +18,6 @@ tests/test_incremental_frontend.py checks that on random edits.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import threading
 from collections.abc import Callable
 
@@ -27,6 +26,7 @@ from pycparser import c_ast, c_parser
 from ..frontend.chunks import Chunk, NotChunkable, parse_chunks, split_chunks
 from ..frontend.srcmap import SourceMap, Spans, alignment_groups, original_tokens
 from ..frontend.tokens import PPLine
+from ..sha import sha1
 from . import reuse
 from .builder import ProgramBuilder
 from .cfa import Program
@@ -55,7 +55,7 @@ def build_program(path: str, pplines: list[PPLine], parser_text: str, read: Call
 def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Callable[[str], str | None],
                    data_model: str, entry: str, store: reuse.FunctionStore | None) -> Program:
     chunks = split_chunks(parser_text)
-    env = hashlib.sha1(repr((KEY_VERSION, data_model, path, entry,
+    env = sha1(repr((KEY_VERSION, data_model, path, entry,
                              [("F", c.declarator) if c.is_function else ("E", c.text) for c in chunks])).encode())
     env_key = env.hexdigest()
     layout = _Layout(pplines, read)
@@ -154,5 +154,5 @@ class _Layout:
             lines[base - 1:end],
             [(t.text, t.line - base, t.col, t.end_line - base, t.end_col) for t in toks[lo:hi]],
         )
-        h = hashlib.sha1(repr((env_key, scope_digest, ch.col, ch.text, file, layout)).encode())
+        h = sha1(repr((env_key, scope_digest, ch.col, ch.text, file, layout)).encode())
         return h.hexdigest(), file, base

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import re
-import subprocess
 from collections import OrderedDict
 
 from pycparser import c_parser
@@ -161,11 +161,13 @@ def _gcc_syntax_check(path: str, text: str | None, opts: PreprocessOptions) -> l
     else:
         return []
     cmd += ["-fsyntax-only", "-x", "c", "-w", "-nostdinc", "-isystem", str(INCLUDE_DIR),
-            "-include", str(INCLUDE_DIR / "__cbam_prelude.h")]
+            "-include", os.path.join(INCLUDE_DIR, "__cbam_prelude.h")]
     for inc in opts.include_paths:
         cmd += ["-I", inc]
     for d in opts.defines:
         cmd.append(f"-D{d}")
+    import subprocess
+
     src = text.encode() if text is not None else open(path, "rb").read()
     marker = f'# 1 "{path}"\n'.encode()
     try:

@@ -9,13 +9,13 @@ carried from chunk to chunk as the changes each chunk made to it.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_parser
 
+from ..sha import sha1
 from .cparser import GnuParser
 
 PARSE_FILENAME = "<cbam-pp>"
@@ -212,7 +212,7 @@ def parse_chunks(chunks: list[Chunk], need_placed) -> list[ParsedChunk]:
                 ext, delta, line = [stub], tuple(scope.log), ch.line
                 out.append(ParsedChunk(ch, ext, line))
                 if delta:
-                    digest = hashlib.sha1(f"{digest}|{delta!r}".encode()).hexdigest()
+                    digest = sha1(f"{digest}|{delta!r}".encode()).hexdigest()
                 continue
             scope.log = []
             ext = parser.parse_chunk(ch, scope)
@@ -228,5 +228,5 @@ def parse_chunks(chunks: list[Chunk], need_placed) -> list[ParsedChunk]:
                 dict.__setitem__(scope, name, is_type)
         out.append(ParsedChunk(ch, ext, line))
         if delta:
-            digest = hashlib.sha1(f"{digest}|{delta!r}".encode()).hexdigest()
+            digest = sha1(f"{digest}|{delta!r}".encode()).hexdigest()
     return out

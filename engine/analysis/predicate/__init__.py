@@ -8,7 +8,6 @@ from typing import Any
 from ..registry import Analysis, PrecisionCodec, Setup, addressed_variables
 from .atoms import atom_vars, base_var
 from .cpa import PredicateCPA, PredicatePrecision
-from .refiner import PredicateRefiner
 
 
 class PredicatePrecisions(PrecisionCodec):
@@ -37,4 +36,21 @@ def _cpa(setup: Setup) -> PredicateCPA:
     return PredicateCPA(setup.program, setup.blocks, setup.theory, lazy_checks=setup.companion_prunes_branches)
 
 
-ANALYSIS = Analysis("predicate", _cpa, PredicateRefiner, PredicatePrecisions(), addressed_variables)
+class _Refiner:
+    """The predicate refiner, made at the first refinement that reaches it: most runs never
+    do (the value analysis refines first, or nothing needs refining), and its module (tree
+    interpolation, loop invariants over fractions) costs a new process 4 ms to import."""
+
+    def __init__(self, cpa: PredicateCPA):
+        self.cpa = cpa
+        self._made: Any = None
+
+    def refine(self, *args: Any) -> Any:
+        if self._made is None:
+            from .refiner import PredicateRefiner
+
+            self._made = PredicateRefiner(self.cpa)
+        return self._made.refine(*args)
+
+
+ANALYSIS = Analysis("predicate", _cpa, _Refiner, PredicatePrecisions(), addressed_variables)
