@@ -272,6 +272,34 @@ int main(void) { int *p = buffer(); if (__VERIFIER_nondet_int()) return *p; retu
     check_error_path(r)
 
 
+RECURSIVE_ALLOCA = """
+#include <alloca.h>
+int f(int n) {
+  int *p = alloca(sizeof(int));
+  *p = n;
+  if (n > 0) f(n - 1);
+  return *p;  /* the inner calls' objects died; this one lives */
+}
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 3) return 0;
+  assert(f(n) CHECK);
+  return 0;
+}
+"""
+
+
+def test_alloca_from_its_header_in_a_recursion(tmp_path: Path):
+    # <alloca.h> was missing from the stand-in headers (and <stdlib.h> did not declare alloca,
+    # as glibc's does): such a file was a syntax error. Each activation keeps its own object.
+    assert run(RECURSIVE_ALLOCA.replace("CHECK", "== n"), tmp_path, property="memsafety").verdict == "TRUE"
+    assert run(RECURSIVE_ALLOCA.replace("CHECK", "== n"), tmp_path).verdict == "TRUE"
+    r = false_replayed(RECURSIVE_ALLOCA.replace("CHECK", "!= 2"), tmp_path)
+    assert [i.value for i in r.violations[0].inputs] == [2]
+    stdlib_only = "int main(void) { int *a = alloca(2 * sizeof(int)); a[1] = 5; assert(a[1] == 5); return 0; }"
+    assert run(stdlib_only, tmp_path).verdict == "TRUE"
+
+
 @pytest.mark.parametrize("task", ["cstrlen-alloca-2", "count_down-alloca-1"])
 def test_alloca_tasks_are_not_false(task: str):
     """The memory-safety tasks that the exact check got wrong (bench/memsafety)."""

@@ -2,6 +2,7 @@
 #ifndef __CBAM_STDLIB_H
 #define __CBAM_STDLIB_H
 #include <stddef.h>
+#include <alloca.h> /* as glibc's <stdlib.h> does */
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1
 #define RAND_MAX 2147483647

@@ -1,0 +1,6 @@
+/* cbam stand-in for <alloca.h>. alloca's object lives until its caller returns. */
+#ifndef __CBAM_ALLOCA_H
+#define __CBAM_ALLOCA_H
+#include <stddef.h>
+void *alloca(size_t __size);
+#endif
