@@ -145,6 +145,7 @@ class SequenceOutcome:
     edits: list[str] = field(default_factory=list)
     compared: int = 0
     timeouts: int = 0
+    hinted: list[str] = field(default_factory=list)  # another real violation first (see compare)
     timed_runs: int = 0
     verdicts: Counter[str] = field(default_factory=Counter)
     mismatches: list[Mismatch] = field(default_factory=list)
@@ -432,8 +433,12 @@ def _run_cbam(path: Path, cache: Path | None, mode: str, timeout: float) -> RunR
                      stderr_tail=tail, search_stopped=stopped, wall=wall)
 
 
-def compare(cached: RunResult, fresh: RunResult) -> tuple[str, str]:
-    """("ok" | "timeout" | "overrun" | "mismatch", why)."""
+def compare(cached: RunResult, fresh: RunResult, mode: str = "first") -> tuple[str, str]:
+    """("ok" | "timeout" | "hinted" | "overrun" | "killed" | "mismatch", why). "hinted": in the
+    first-violation mode, a cached run that started from a reused precision showed another of
+    the program's violations first. A learned precision is a hint, not a memo (engine/selfcheck.py,
+    whose rule the cached run's --self-check applied already): CEGAR reports the first violation
+    its path meets, and each FALSE is confirmed by the exact path check."""
     if cached.crash or fresh.crash:
         side = "cached" if cached.crash else "fresh"
         return "mismatch", f"crash on the {side} side: {cached.crash or fresh.crash}"
@@ -449,6 +454,8 @@ def compare(cached: RunResult, fresh: RunResult) -> tuple[str, str]:
         return "timeout", f"{cached.verdict} vs {fresh.verdict} (a side was cut short by time)"
     if not same_verdict:
         return "mismatch", f"verdict: cached {cached.verdict}, fresh {fresh.verdict}"
+    if mode == "first" and cached.precision_reused:
+        return "hinted", f"first violation: cached line {cached.lines}, fresh line {fresh.lines} (precision reused)"
     return "mismatch", f"violation lines: cached {cached.lines}, fresh {fresh.lines}"
 
 
@@ -494,9 +501,11 @@ def one_sequence(index: int, program: Path, seed: int, timeout: float,
                 out.walls += [cached.wall, fresh.wall]
                 out.timed_runs += cached.timing + fresh.timing
                 out.verdicts[f"{mode}: {cached.verdict}/{fresh.verdict}"] += 1
-                status, why = compare(cached, fresh)
+                status, why = compare(cached, fresh, mode)
                 if status == "timeout":
                     out.timeouts += 1
+                elif status == "hinted":
+                    out.hinted.append(f"{program.name} step {step}: {why}")
                 elif status in ("overrun", "killed"):
                     out.notes.append(f"step {step} {mode}: {why}")
                 elif status == "mismatch":
@@ -573,6 +582,8 @@ def write_report(path: Path, outcomes: list[SequenceOutcome], args: argparse.Nam
         f"| compared runs (cached/fresh pairs, both modes, original + edited versions) | {compared} |",
         f"| mismatches | {len(mismatches)} |",
         f"| timeouts (a difference explained by a time limit) | {timeouts} |",
+        f"| another real violation first, from a reused precision (first-violation mode) |"
+        f" {sum(len(o.hinted) for o in outcomes)}: {'; '.join(h for o in outcomes for h in o.hinted) or '-'} |",
         f"| single runs cut short by time (any entry) | {sum(o.timed_runs for o in outcomes)} |",
         f"| CLI runs | {len(walls)}: median {_median(walls):.1f} s, slowest {max(walls, default=0):.1f} s,"
         f" {sum(w > 2 * args.timeout for w in walls)} over twice the --timeout |",

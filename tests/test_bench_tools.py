@@ -72,3 +72,18 @@ def test_the_benchmark_task_sets_are_consistent() -> None:
         out = subprocess.run([sys.executable, str(ROOT / "bench" / "check_task_index.py"), str(ROOT / "bench" / name)],
                              capture_output=True, text=True)
         assert out.returncode == 0, f"bench/{name}:\n{out.stdout}\n{out.stderr}"
+
+
+def test_memory_campaign_tells_a_hint_from_a_mismatch():
+    import memory_differential as md
+
+    def run(lines: list[int], reused: bool = False, verdict: str = "FALSE") -> md.RunResult:
+        return md.RunResult(verdict=verdict, lines=lines, exit_code=1, timing=False, crash="", precision_reused=reused)
+
+    # Another real violation first is a reused precision's hint in the first-violation mode ...
+    assert md.compare(run([18], reused=True), run([16]), "first")[0] == "hinted"
+    # ... never without a reused precision, nor with --all-violations, nor for a verdict.
+    assert md.compare(run([18]), run([16]), "first")[0] == "mismatch"
+    assert md.compare(run([16, 18], reused=True), run([16]), "all")[0] == "mismatch"
+    assert md.compare(run([], reused=True, verdict="TRUE"), run([16]), "first")[0] == "mismatch"
+    assert md.compare(run([16], reused=True), run([16]), "first")[0] == "ok"
