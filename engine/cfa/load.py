@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from collections import OrderedDict
 
 from pycparser import c_parser
@@ -160,14 +161,12 @@ def _gcc_syntax_check(path: str, text: str | None, opts: PreprocessOptions) -> l
         cmd = cmd[:-1]
     else:
         return []
-    cmd += ["-fsyntax-only", "-x", "c", "-w", "-nostdinc", "-isystem", str(INCLUDE_DIR),
+    cmd += ["-fsyntax-only", "-x", "c", "-w", "-nostdinc", "-isystem", INCLUDE_DIR,
             "-include", os.path.join(INCLUDE_DIR, "__cbam_prelude.h")]
     for inc in opts.include_paths:
         cmd += ["-I", inc]
     for d in opts.defines:
         cmd.append(f"-D{d}")
-    import subprocess
-
     src = text.encode() if text is not None else open(path, "rb").read()
     marker = f'# 1 "{path}"\n'.encode()
     try:

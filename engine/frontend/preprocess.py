@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import select
+import subprocess
 import time
 from collections import namedtuple
 
@@ -11,12 +13,9 @@ from .errors import Diagnostic, FrontendError
 
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
-    import subprocess
     from collections.abc import Sequence
 
-# A plain path (pathlib, with urllib.parse and ipaddress, is 3 ms of a new process); the
-# preprocessor's modules (subprocess, select) load only when it runs: a source without
-# directives is not preprocessed.
+# A plain path: pathlib, with urllib.parse and ipaddress, is 3 ms of a new process.
 INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 
 # GNU spellings pycparser cannot parse, neutralised before parsing (see shared/svcomp/NOTES.md §4).
@@ -130,7 +129,6 @@ class Preprocessing:
         # Read from stdin with a line marker, so buffers and files take the same route and
         # every marker names the user's path exactly as given.
         self.input = f'# 1 "{_escape(path)}"\n'.encode() + raw
-        import subprocess
         self.deadline = time.monotonic() + self.TIMEOUT
         self._proc: subprocess.Popen | None = None
         self._out: tuple[int, int] | None = None
@@ -154,8 +152,6 @@ class Preprocessing:
         return FrontendError(Diagnostic("error", "the preprocessor timed out", self.path))
 
     def result(self) -> str:
-        import subprocess
-
         if self._proc is None or self._out is None:
             try:
                 proc = subprocess.run(self.cmd, input=self.input, capture_output=True, timeout=self.TIMEOUT,
@@ -185,9 +181,6 @@ class Preprocessing:
 def _wait(proc: subprocess.Popen, timeout: float) -> int:
     """``proc.wait(timeout)``, woken the moment the process ends: Popen.wait polls with
     growing sleeps, which add about 4 ms to a 12 ms preprocessor run (every edit pays it)."""
-    import select
-    import subprocess
-
     try:
         fd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
@@ -251,7 +244,7 @@ def _command(path: str, opts: PreprocessOptions) -> tuple[list[str], str]:
     cmd += ["-I", base_dir]
     for inc in opts.include_paths:
         cmd += ["-I", inc]
-    cmd += ["-isystem", str(INCLUDE_DIR), "-include", os.path.join(INCLUDE_DIR, "__cbam_prelude.h")]
+    cmd += ["-isystem", INCLUDE_DIR, "-include", os.path.join(INCLUDE_DIR, "__cbam_prelude.h")]
     for inc in opts.force_includes:
         cmd += ["-include", inc]
     return cmd + ["-"], base_dir
