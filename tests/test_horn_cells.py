@@ -139,3 +139,25 @@ int main(void) { int a[4]; a[0] = 1; check(a[0] == 1); __VERIFIER_assert(g == 1)
 """, tmp_path)
     wrappers = horn._assertion_wrappers(program)
     assert "__VERIFIER_assert" in wrappers and "check" not in wrappers
+
+
+def test_every_attempt_first_gets_a_moment_where_the_time_allows() -> None:
+    schedule = [("a", 0.5), ("b", 0.3), ("c", 0.2)]
+    got = horn.rounds(schedule, 20.0)
+    first = horn.FIRST_ROUND_SECONDS
+    assert got[:3] == [("a", first), ("b", first), ("c", first)]
+    rest = 20.0 - 3 * first
+    assert [w for w, _ in got[3:]] == ["a", "b", "c"]
+    assert [s for _, s in got[3:]] == pytest.approx([0.5 * rest, 0.3 * rest, 0.2 * rest])
+    assert sum(s for _, s in got) == pytest.approx(20.0)
+    # Too little time for a round of moments (the portfolio's first 2 s): the shares alone.
+    assert horn.rounds(schedule, 2.0) == [("a", 1.0), ("b", 0.6), ("c", 0.4)]
+
+
+def test_the_order_of_the_clauses_varies_with_the_seed(tmp_path: Path) -> None:
+    program = load_src(COPY, tmp_path)
+    _, clauses = horn._clauses(program, "lia", frozenset(), float("inf"))
+    assert horn._in_order(clauses, 0) == clauses and horn._in_order(clauses, 1) == clauses[::-1]
+    shuffled = horn._in_order(clauses, 2)
+    assert shuffled == horn._in_order(clauses, 2) and sorted(map(id, shuffled)) == sorted(map(id, clauses))
+    assert shuffled not in (clauses, clauses[::-1])
