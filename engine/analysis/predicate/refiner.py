@@ -258,9 +258,10 @@ def relation_definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef
     return None, body
 
 
-def uninterpreted_consts(f: z3.ExprRef) -> set[z3.ExprRef]:
+def uninterpreted_consts(*terms: z3.ExprRef) -> set[z3.ExprRef]:
+    """The uninterpreted constants in ``terms``."""
     out: dict[int, z3.ExprRef] = {}
-    todo = [f]
+    todo = list(terms)
     seen: set[int] = set()
     while todo:
         t = todo.pop()
