@@ -485,7 +485,7 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
                  ((values, 2), 0.1), ((plain, 2), 0.1)] if values else
                 [((plain, 0), 0.5), ((plain, 1), 0.2), ((plain, 2), 0.15), ((plain, 3), 0.15)])
     encoders: dict[frozenset[int], tuple[Encoder, list[Clause]] | HornOutcome] = {}
-    free: dict[frozenset[int], dict[int, set[z3.ExprRef]]] = {}
+    rules: dict[frozenset[int], list[Rule]] = {}
     out = HornOutcome("unknown", f"{GAVE_UP} (no time)", timed_out=True)
     finished: set[tuple[frozenset[int], int]] = set()  # attempts that answered: the same again
     attempts = rounds(schedule, timeout_s)
@@ -504,21 +504,21 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
                 break  # the program itself cannot be encoded
             continue
         lia, clauses = got
-        if generalize not in free:
-            found = variables(clauses, deadline)
+        if generalize not in rules:
+            found = with_variables(clauses, deadline)
             if found is None:
                 out = HornOutcome("unknown", BUILDING_TIMED_OUT, timed_out=True)
                 break
-            free[generalize] = found
-        candidate = _spacer_once(clauses, left if i == len(attempts) - 1 else most, seed, deadline, free[generalize])
+            rules[generalize] = found
+        candidate = _spacer_once(rules[generalize], left if i == len(attempts) - 1 else most, seed, deadline)
+        timed_out = isinstance(candidate, str) and candidate.startswith(GAVE_UP)
+        if not timed_out:
+            finished.add((generalize, seed))
         if isinstance(candidate, str):
-            out = HornOutcome("unknown", candidate, timed_out=candidate.startswith(GAVE_UP))
+            out = HornOutcome("unknown", candidate, timed_out=timed_out)
             if candidate == COUNTEREXAMPLE and not generalize:
                 break  # the clauses themselves reach the error: no seed will prove them
-            if not out.timed_out:
-                finished.add((generalize, seed))
             continue
-        finished.add((generalize, seed))
         if cancelled():
             return HornOutcome("unknown", "cancelled", time.monotonic() - t0)
         proved = _checked(program, lia, generalize, candidate, deadline, cancelled)
@@ -593,19 +593,19 @@ def spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretati
     deadline = time.monotonic() + timeout_s
     out = f"{GAVE_UP} (no time)"
     attempts = rounds(SEED_SHARES, timeout_s)
-    free = variables(clauses, deadline)
-    if free is None:
+    found = with_variables(clauses, deadline)
+    if found is None:
         return BUILDING_TIMED_OUT
     for i, (seed, most) in enumerate(attempts):
         if deadline - time.monotonic() <= 0.05:
             break
-        out = _spacer_once(clauses, timeout_s if i == len(attempts) - 1 else max(0.05, most), seed, deadline, free)
+        out = _spacer_once(found, timeout_s if i == len(attempts) - 1 else max(0.05, most), seed, deadline)
         if not isinstance(out, str) or not out.startswith(GAVE_UP):
             return out
     return out
 
 
-def _in_order(clauses: list[Clause], seed: int) -> list[Clause]:
+def _in_order(clauses: list[T], seed: int) -> list[T]:
     """The clauses in the order an attempt gives them to Spacer: as encoded under the default
     seed, reversed under seed 1, shuffled by the seed under the others. The order varies
     Spacer's search more than its seed does (the check of Addition01-2's summaries, as encoded:
@@ -619,22 +619,24 @@ def _in_order(clauses: list[Clause], seed: int) -> list[Clause]:
     return order
 
 
-def variables(clauses: list[Clause], deadline: float) -> dict[int, set[z3.ExprRef]] | None:
-    """Each clause's own variables (by the clause's id), found once for all the attempts on
-    them: walking the terms in Python costs more than building the rules (ofuf_1's 141
-    clauses: most of 0.5 s). None: the deadline came first."""
-    out = {}
+Rule: TypeAlias = "tuple[Clause, set[z3.ExprRef]]"  # a clause and its own variables
+
+
+def with_variables(clauses: list[Clause], deadline: float) -> list[Rule] | None:
+    """Each clause with its own variables, found once for all the attempts on them: walking
+    the terms in Python costs more than building the rules (ofuf_1's 141 clauses: most of
+    0.5 s). None: the deadline came first."""
+    out = []
     for c in clauses:
         if time.monotonic() > deadline:
             return None
-        out[id(c)] = uninterpreted_consts(*c.constraints, *c.head_args, *(a for _, args in c.body for a in args))
+        out.append((c, uninterpreted_consts(*c.constraints, *c.head_args, *(a for _, args in c.body for a in args))))
     return out
 
 
-def _spacer_once(clauses: list[Clause], seconds: float, seed: int, deadline: float,
-                 free: dict[int, set[z3.ExprRef]]) -> dict[RelKey, Interpretation] | str:
+def _spacer_once(rules: list[Rule], seconds: float, seed: int, deadline: float) -> dict[RelKey, Interpretation] | str:
     """One attempt: Spacer's search for at most ``seconds`` (or up to ``deadline``, building
-    the rules included). ``free``: the clauses' variables (``variables``)."""
+    the rules included)."""
     fp = z3.Fixedpoint()
     fp.set(engine="spacer")
     fp.set("spacer.random_seed", seed)
@@ -651,14 +653,14 @@ def _spacer_once(clauses: list[Clause], seconds: float, seed: int, deadline: flo
             fp.register_relation(r)
         return r
 
-    for c in _in_order(clauses, seed):
+    for c, free in _in_order(rules, seed):
         if time.monotonic() > deadline:  # building the rules counts against the engine's time
             return BUILDING_TIMED_OUT
         heads = [z3.FreshConst(a.sort(), "hd") for a in c.head_args]
         head = rel(c.head, heads)(*heads)
         body = [rel(k, args)(*args) for k, args in c.body]
         body += list(c.constraints) + [h == a for h, a in zip(heads, c.head_args)]
-        add_rule(fp, head, body, free[id(c)] | set(heads))
+        add_rule(fp, head, body, free | set(heads))
     ms = solver_timeout(int(1000 * min(seconds, deadline - time.monotonic())))
     if ERROR not in rels:
         return "no error location is reachable in the clauses"
