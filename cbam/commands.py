@@ -4,6 +4,7 @@ arguments, asks the engine (``cbam.engine.api`` and nothing below it) and render
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -398,6 +399,7 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
                 _self_check(hit[0], source, pp, pp_text, args, opts)
             return hit
     program = api.load(source, preprocess=pp, entry=args.entry or "main", preprocessed=pp_text, cache=store)
+    loaded()
     if args.entry is None and "main" not in program.functions:
         # The editor's rule: every function no other function calls, with arbitrary arguments.
         report = api.verify_entries(source, preprocess=pp, options=opts)
@@ -407,6 +409,14 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     # The result is filed under the same source key (program.source_key) for the next run.
     result = api.verify(program, opts)
     return result.to_json(), [v.harness for v in result.violations]
+
+
+def loaded() -> None:
+    """The collector back on for the analysis, which makes garbage (cli.run turns it off for
+    the start-up), with what exists now (the loaded program among it) out of its passes."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _self_check(report: dict, source: str, pp, pp_text: str, args: argparse.Namespace, opts) -> None:

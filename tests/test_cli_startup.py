@@ -213,3 +213,37 @@ def test_a_checkout_needs_no_import_hook_to_find_its_engine(tmp_path):
     assert r.returncode == 0, r.stderr
     engine_file, hooks = r.stdout.splitlines()
     assert engine_file == str(ROOT / "engine" / "__init__.py") and hooks == "[]"
+
+
+_GC_PROBE = """
+import gc, sys
+sys.argv = ["cbam", *sys.argv[1:]]
+from cbam import cli
+from cbam.engine import api
+verify = api.verify
+def probe(program, options=None):
+    print("analysis:", gc.isenabled(), gc.get_freeze_count(), file=sys.stderr, flush=True)
+    return verify(program, options)
+api.verify = probe
+main = cli.main
+def recording(argv):
+    print("start:", gc.isenabled(), file=sys.stderr, flush=True)
+    return main(argv)
+cli.main = recording
+cli.run()  # exits without finalization
+"""
+
+
+def test_the_collector_is_off_while_loading_and_on_for_the_analysis(tmp_path):
+    """`cbam verify` starts with the collector off (start-up and loading make long-lived objects,
+    and its passes over them cost an edit's new process 7%), and the analysis, which makes
+    garbage, runs with it on and the loaded program frozen out of its sight."""
+    src = tmp_path / "p.c"
+    src.write_text("extern void reach_error(void);\nint main(void) { int x = 2; if (x == 3) reach_error(); }\n")
+    r = subprocess.run([sys.executable, "-c", _GC_PROBE, "verify", str(src), "--no-cache"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = dict(line.split(": ", 1) for line in r.stderr.splitlines() if ": " in line)
+    assert lines["start"] == "False"
+    enabled, frozen = lines["analysis"].split()
+    assert enabled == "True" and int(frozen) > 1000
