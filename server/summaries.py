@@ -34,6 +34,7 @@ class SummaryReader:
 # How a result without block summaries was proved, by the engine that decided it.
 _PROVED_BY = {
     "invariants": "Proved with whole-program invariants (Horn clauses)",
+    "templates": "Proved with template invariants (facts over the arrays a loop writes, kept Houdini-style)",
     "cparec": "Proved by CPArec: a summary checked for inductiveness",
     "k-induction": "Proved by k-induction with machine integers",
 }

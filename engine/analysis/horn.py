@@ -34,6 +34,7 @@ from typing import TypeAlias, TypeVar
 import z3
 
 from ..cfa.cfa import CFANode, FunctionCFA, Program, VarInfo
+from ..cfa.constants import fixed_values
 from ..cfa.ctype import IntType
 from ..cfa.ir import AbortEdge, AssumeEdge, Binary, BlankEdge, CallEdge, Cast, Const, ReturnEdge, Unary, Var
 from .horn_cells import INDEX, CellEncoding, Cells, program_exprs
@@ -108,6 +109,7 @@ class MachineEncoder(SegmentEncoder):
     def _wrap(self, r: z3.ExprRef, t: IntType, periods: int | None = 1) -> z3.ExprRef:
         """``r`` reduced into ``t``'s range; ``periods``: how far out of range it can be (None: any)."""
         n = 1 << t.bits
+        r = _folded(r)
         if z3.is_int_value(r):
             return z3.IntVal(t.wrap(r.as_long()))
         inside = z3.And(r >= t.min, r <= t.max)
@@ -124,6 +126,8 @@ class MachineEncoder(SegmentEncoder):
             c = b.as_long()
             q = z3.If(a >= 0, a / c, -((-a) / c))
             return q if op == "/" else a - c * q
+        if op == "*":
+            a, b = _folded(a), _folded(b)
         linear = op in ("+", "-") or (op == "*" and (z3.is_int_value(a) or z3.is_int_value(b)))
         if not linear:
             return self.arbitrary(t)
@@ -142,6 +146,15 @@ class MachineEncoder(SegmentEncoder):
             return self._wrap(r, t)
         return super().expr(e)
 
+
+
+def _folded(t: z3.ExprRef) -> z3.ExprRef:
+    """``t`` as a numeral where it is a constant (a variable-length array's stride, ``n * m``
+    of fixed lengths): a product with it is linear."""
+    if z3.is_int_value(t) or z3.is_const(t):
+        return t
+    s = z3.simplify(t)
+    return s if z3.is_int_value(s) else t
 
 
 class ProductEncoder(MachineEncoder):
@@ -165,20 +178,36 @@ def _copy(enc: SegmentEncoder) -> SegmentEncoder:
     if isinstance(enc, CellEncoding):
         assert isinstance(c, CellEncoding)
         c.ub, c.reads, c.current, c.decided = list(enc.ub), list(enc.reads), enc.current, enc.decided
+        c.seen = dict(enc.seen)
     return c
 
 
-def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str]) -> type:
-    """``base`` (a SegmentEncoder class) with the cell semantics of ``cells``' arrays and the
-    generalized constants ``params`` (their own class: a program's state, not a module's)."""
+def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed: dict[str, int]) -> type:
+    """``base`` (a SegmentEncoder class) with the cell semantics of ``cells``' arrays, the
+    generalized constants ``params`` and the fixed variables' values ``fixed`` (their own
+    class: a program's state, not a module's)."""
     mixins: list[type] = []
+    if fixed:
+        mixins.append(FixedEncoding)
     if params:
         mixins.append(ParamEncoding)
     if cells.arrays:
         mixins.append(CellEncoding)
     if not mixins:
         return base
-    return type(f"Encoding{base.__name__}", (*mixins, base), {"cells": cells, "params": params})
+    return type(f"Encoding{base.__name__}", (*mixins, base), {"cells": cells, "params": params, "fixed": fixed})
+
+
+class FixedEncoding:
+    """A variable that holds one constant wherever it is read (cfa/constants.py) reads as that
+    constant: ``A[i*n + j]`` with ``int n = 1000`` is linear."""
+
+    fixed: dict[str, int]
+
+    def expr(self, e):
+        if isinstance(e, Var) and e.name in self.fixed and isinstance(e.type, IntType):
+            return self.th.const(self.fixed[e.name], e.type)  # type: ignore[attr-defined]
+        return super().expr(e)  # type: ignore[misc]
 
 
 class ParamEncoding:
@@ -248,9 +277,11 @@ class Encoder:
                 self.params[(value, t.key())] = name
                 extra[name] = VarInfo(name, t, None)
             self.cells.params = {k: v for k, v in self.params.items()}
+        self.fixed = fixed_values(program)
         if extra:
             self.th.vars = {**program.vars, **extra}
-            self.encoder = _compose(self.encoder, self.cells, self.params)
+        if extra or self.fixed:
+            self.encoder = _compose(self.encoder, self.cells, self.params, self.fixed)
         th = self.th
         self.globals = sorted(n for n, v in th.vars.items() if v.is_global and th.modelled(n))
         # horn.solve reads a call of an assertion function in place (``_assertion``); the engines
@@ -530,6 +561,33 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     return out
 
 
+TEMPLATES_SHARE = 0.6  # of the template engine's time, for Houdini; the rest for the machine-integer check
+
+
+def solve_templates(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False) -> HornOutcome:
+    """A proof with machine integers from template invariants (horn_templates.py) in place of
+    Spacer's: facts over arrays' cells that a loop nest writes or compares, bounds and order,
+    kept Houdini-style; then the same check with machine integers as Spacer's candidates get."""
+    from .horn_templates import TIMED_OUT
+    from .horn_templates import solve as houdini
+
+    t0 = time.monotonic()
+    why = applies(program) or ("" if Cells.of(program).arrays else "no array whose cells the templates describe")
+    if why:
+        return HornOutcome("unknown", why)
+    deadline = t0 + timeout_s
+    got = _clauses(program, "lia", frozenset(), deadline)
+    if isinstance(got, HornOutcome):
+        return got
+    lia, clauses = got
+    candidate = houdini(program, lia, clauses, t0 + TEMPLATES_SHARE * timeout_s, cancelled)
+    if isinstance(candidate, str):
+        return HornOutcome("unknown", candidate, time.monotonic() - t0, timed_out=candidate == TIMED_OUT)
+    proved = _checked(program, lia, frozenset(), candidate, deadline, cancelled)
+    proved.seconds = time.monotonic() - t0
+    return proved
+
+
 # Spacer's search is all or nothing: under one seed and order it proves the cell clauses of a
 # loop over an array in 0.3 s, under another not in a minute, and which attempt is the quick
 # one changes even with what the process did before (z3's terms and tables; CI failed on such
@@ -714,7 +772,7 @@ def summary_text(got: Interpretation, names: list[str], program: Program) -> str
             return "(not shown)"
     try:
         return _c(z3.simplify(f), shown)
-    except Untranslatable:
+    except (Untranslatable, z3.Z3Exception):  # a quantifier elimination left a quantifier, say
         return "(not shown)"
 
 
@@ -777,16 +835,38 @@ def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs:
             head = z3.BoolVal(False) if c.head == ERROR else _apply(candidate, c.head, c.head_args, signs[c.head])
         except Untranslatable as exc:
             return f"a candidate invariant is outside what the machine-integer check reads ({exc})"
-        ms = max(1, int((deadline - time.monotonic()) * 1000))
-        # A fresh bit-blasting solver per clause: an incremental one is several times slower here.
-        solver = z3.Tactic("qfbv").solver()
-        solver.add(*body, *c.constraints, z3.Not(head))
-        r = check_within(solver, ms)
+        r = _holds_not(list(body) + list(c.constraints) + [z3.Not(head)], deadline)
         if r == z3.sat:
             return "the integer invariants do not hold with machine integers (overflow or wrap-around)"
         if r != z3.unsat:
             return CHECK_TIMED_OUT
     return ""
+
+
+INT_BLAST_MS = 2000  # a clause's check over the integers first: this, or half the time left if more
+
+
+def _holds_not(formulas: list[z3.BoolRef], deadline: float) -> z3.CheckSatResult:
+    """Whether the bit-vector ``formulas`` have a model: over the integers first (exact, and
+    fast where the arithmetic is linear: where bit-blasting has to rediscover what linear
+    arithmetic knows), else bit-blasted, as before, with the rest of the time."""
+    from .intblast import Unsupported, blast
+
+    try:
+        ints = blast(formulas)
+    except Unsupported:
+        ints = None
+    if ints is not None:
+        solver = z3.SolverFor("QF_LIA")
+        solver.add(*ints)
+        left = (deadline - time.monotonic()) * 1000
+        r = check_within(solver, max(1, int(min(left, max(INT_BLAST_MS, left / 2)))))
+        if r != z3.unknown:
+            return r
+    # A fresh bit-blasting solver per clause: an incremental one is several times slower here.
+    solver = z3.Tactic("qfbv").solver()
+    solver.add(*formulas)
+    return check_within(solver, max(1, int((deadline - time.monotonic()) * 1000)))
 
 
 def _reads(candidate: dict[RelKey, Interpretation], k: RelKey, test: Callable[[z3.ExprRef], bool]) -> bool:
@@ -916,7 +996,7 @@ def to_bv(f: z3.ExprRef, args: dict[int, z3.ExprRef], signed: dict[int, bool]) -
     return pred(f)
 
 
-__all__ = ["solve", "check", "to_bv", "Encoder", "HornOutcome", "applies"]
+__all__ = ["solve", "solve_templates", "check", "to_bv", "Encoder", "HornOutcome", "applies"]
 
 
 def _constants(program: Program, values: frozenset[int], cells: Cells) -> set[tuple[int, IntType]]:

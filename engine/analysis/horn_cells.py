@@ -117,7 +117,7 @@ class Cells:
         if not isinstance(e, Var) or e.name not in self.arrays:
             return None
         cell = self.arrays[e.name]
-        return (cell, idx[::-1]) if len(idx) == len(cell.d) else None
+        return (cell, idx[::-1]) if len(idx) == len(cell.sizes) else None  # a flat cell has one d
 
 
 def _morphable(program: Program) -> set[str]:
@@ -203,6 +203,9 @@ class CellEncoding:
         self.reads: list[tuple[Edge | None, Cell, str, z3.BoolRef]] = []  # edge, cell, index text, hit
         self.current: Edge | None = None
         self.decided: Edge | None = None  # the last branch taken: what decides an error ahead
+        # A cell read again at the same index, with no write to its array in between, is the
+        # same value (two arbitrary values would let ``if (a[i] > m) m = a[i];`` lower m).
+        self.seen: dict[tuple[str, str, tuple[int, ...]], z3.ExprRef] = {}
 
     # (the SegmentEncoder interface: th, constraints, read, write, havoc, expr, cast, arbitrary)
     def _index(self, e: Expr) -> z3.ExprRef:
@@ -242,8 +245,16 @@ class CellEncoding:
             if got is not None:
                 cell, idx = got
                 hit, _ = self._access(cell, idx)
-                r = self.arbitrary(cell.elem)  # type: ignore[attr-defined]
-                self.constraints.append(z3.Implies(hit, r == self.read(cell.v)))  # type: ignore[attr-defined]
+                # The same index expression over the same values of its variables (its terms
+                # differ: each evaluation has its own arbitrary value for an overflow).
+                names = sorted({v for i in idx for v in i.variables()})
+                at = (cell.array, "|".join(i.canon() for i in idx),
+                      tuple(self.read(v).get_id() if self.th.modelled(v) else -1 for v in names))  # type: ignore[attr-defined]
+                r = self.seen.get(at) if -1 not in at[2] else None
+                if r is None:
+                    r = self.arbitrary(cell.elem)  # type: ignore[attr-defined]
+                    self.constraints.append(z3.Implies(hit, r == self.read(cell.v)))  # type: ignore[attr-defined]
+                    self.seen[at] = r
                 self.reads.append((self.current, cell, "|".join(i.canon() for i in idx), hit))
                 return r
         return super().expr(e)  # type: ignore[misc]
@@ -256,6 +267,7 @@ class CellEncoding:
         cell, idx = got
         new = value() if value is not None else self.arbitrary(cell.elem)  # type: ignore[attr-defined]
         hit, _ = self._access(cell, idx)
+        self.seen = {k: r for k, r in self.seen.items() if k[0] != cell.array}
         self.write(cell.v, z3.If(hit, new, self.read(cell.v)))  # type: ignore[attr-defined]
 
     def edge(self, e: Edge, all_globals) -> None:
@@ -264,6 +276,7 @@ class CellEncoding:
             self.decided = e
         if isinstance(e, DeclEdge) and e.var is not None and e.var.name in self.cells.arrays:
             cell = self.cells.arrays[e.var.name]
+            self.seen = {k: r for k, r in self.seen.items() if k[0] != cell.array}
             for d in cell.d:
                 self.havoc(d)  # type: ignore[attr-defined]
             if e.lengths and isinstance(cell.sizes[0], str):

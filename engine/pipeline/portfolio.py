@@ -83,6 +83,13 @@ KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at mo
 ALGEBRAIC_SHARE = 0.35  # then polynomial loop invariants (kinduction.solve_algebraic), this share
 ALGEBRAIC_SECONDS = 20.0  # ... and at most this: sampling, Houdini and the proof over the integers
 PROBE_SECONDS = 0.5
+# Template invariants first after the probe, on a program with arrays whose cells the Horn
+# clauses track: facts over what a loop nest writes (every element set so far holds C, is at
+# most max, equals the other array's), with bounds and order, kept Houdini-style. What they
+# prove they prove in seconds (bench/memory's two-dimensional arrays: 1-6 s with the check,
+# a three-dimensional mirror image 22 s), and they fail about as fast where no template fits.
+TEMPLATES_SHARE = 0.25
+TEMPLATES_SECONDS = 15.0
 # On a small recursive program, CEGAR's share of the time left; the other engines get the rest.
 # On the recursive tasks CEGAR decided everything it decides within 17 s of 60 (the 48a5f9d run
 # in bench/reports/recursive-60s.md's history); BMC takes 12-17 s on id_o1000's last depth.
@@ -124,7 +131,7 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
             probe.stats.decided_by = "cegar"
             return probe
         if not probe.confirmed:  # a confirmed violation leaves nothing to prove
-            steps: list[tuple[Prover, float, float]] = []
+            steps: list[tuple[Prover, float, float]] = [(_prove_templates, TEMPLATES_SECONDS, TEMPLATES_SHARE)]
             if _merges_first(program, opts):
                 steps.append((partial(_bmc_merged, merged=merged, on_confirmed=on_confirmed), MERGED_SECONDS,
                               MERGED_SHARE))
@@ -216,6 +223,16 @@ def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: fl
 
     out = horn.solve(program, seconds, _cancel(opts))
     return (_proved(stats, "invariants", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
+
+
+def _prove_templates(program: Program, opts: VerifyOptions, stats: Statistics,
+                     seconds: float) -> tuple[Search | None, bool]:
+    """The template invariants' proof as a finished search (None: none), and whether more time
+    might give one."""
+    from ..analysis import horn
+
+    out = horn.solve_templates(program, seconds, _cancel(opts))
+    return (_proved(stats, "templates", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
 
 
 def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
