@@ -14,7 +14,9 @@ invariant of a counting loop, ``i + k == k0``, or the summary ``\\result == 2 * 
 answer is only a candidate: integer arithmetic is not C's. It becomes a proof only when every
 clause, encoded again with bit-vectors (C's semantics: wrap-around, undefined behaviour as
 an arbitrary value), holds with the candidate's relations read over the machine values
-(``check``). Relations the answer leaves out count as ``true``. A candidate that fails the
+(``check``; each clause is decided over the integers first where its arithmetic is linear,
+analysis/intblast.py, which is exact, and bit-blasted otherwise). Relations the answer leaves
+out count as ``true``. A candidate that fails the
 check proves nothing and the run goes on with the other engines; so does any counterexample
 Spacer reports, since it may rely on unbounded integers (confirmed violations come from the
 engines that confirm paths).

@@ -10,6 +10,9 @@
    proof only once every clause holds with machine integers. It proves; it never reports a
    violation, so anything it does not prove goes on to the engines below as if it had not
    run. A probe that does not finish leaves nothing but the block results it completed.
+   Before Spacer, on a program with arrays whose cells the clauses track, **template
+   invariants** (analysis/horn_templates.py, ``TEMPLATES_SHARE``, at most ``TEMPLATES_SECONDS``):
+   facts over what a loop nest writes into an array, kept Houdini-style, for the same check.
    On a program without recursion, **k-induction** (analysis/kinduction.py) follows, with
    the same share (at most ``KIND_SECONDS``): bit-vector BMC and induction over the same
    clauses, anchored at loop heads (Houdini invariants only in the retry below). It proves loops
@@ -44,7 +47,7 @@
    follows every path exactly, so it decides bounded programs (no loop or recursion that runs
    for an input-dependent number of iterations), with memory, and finds deep violations.
 
-Which engine decided is reported in the result's statistics (``decided_by``: "invariants",
+Which engine decided is reported in the result's statistics (``decided_by``: "templates", "invariants",
 "k-induction" (with ``induction_k``), "bmc" (k-induction's base case, or BMC through the
 recursion with ``unwinding_depth``, found the violation), "cparec", "cegar", "paths" or
 "cegar+paths").
