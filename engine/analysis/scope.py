@@ -7,6 +7,7 @@ such engine takes never imports them (a new process pays for every module it loa
 from __future__ import annotations
 
 from ..cfa.cfa import Program
+from ..cfa.ctype import ArrayType
 from ..cfa.ir import AbortEdge
 
 # A program larger than this (CFA edges) goes to the other engines first: Spacer's time grows
@@ -70,6 +71,29 @@ def uses_memory(program: Program) -> bool:
     from .value.memory import uses_memory as uses
 
     return uses(program)
+
+
+# An array with more elements than this, or a variable length, is one that unrolling engines
+# (merged-path BMC) enumerate element by element, and template invariants generalize over.
+LARGE_ARRAY = 256
+
+
+def large_arrays(program: Program) -> bool:
+    """Whether the program has a local or global array of integers, never addressed, with more
+    than ``LARGE_ARRAY`` elements or a variable length: the arrays the template invariants try
+    first (horn_templates.py), before merged-path BMC unrolls them."""
+    for v in program.vars.values():
+        t, n = v.type, 1
+        if not isinstance(t, ArrayType) or v.addressed:
+            continue
+        while isinstance(t, ArrayType):
+            if t.size is None:
+                return True
+            n *= t.size
+            t = t.elem
+        if n > LARGE_ARRAY:
+            return True
+    return False
 
 
 def unwinds_recursion(program: Program) -> str:

@@ -12,7 +12,9 @@
    run. A probe that does not finish leaves nothing but the block results it completed.
    Before Spacer, on a program with arrays whose cells the clauses track, **template
    invariants** (analysis/horn_templates.py, ``TEMPLATES_SHARE``, at most ``TEMPLATES_SECONDS``):
-   facts over what a loop nest writes into an array, kept Houdini-style, for the same check.
+   facts over what a loop nest writes into an array, kept Houdini-style, for the same check;
+   on a program that merged-path BMC tries first (below), they come after it unless an array
+   is large (``scope.large_arrays``), which BMC would enumerate element by element.
    On a program without recursion, **k-induction** (analysis/kinduction.py) follows, with
    the same share (at most ``KIND_SECONDS``): bit-vector BMC and induction over the same
    clauses, anchored at loop heads (Houdini invariants only in the retry below). It proves loops
@@ -134,10 +136,18 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
             probe.stats.decided_by = "cegar"
             return probe
         if not probe.confirmed:  # a confirmed violation leaves nothing to prove
-            steps: list[tuple[Prover, float, float]] = [(_prove_templates, TEMPLATES_SECONDS, TEMPLATES_SHARE)]
+            steps: list[tuple[Prover, float, float]] = []
+            templates = (_prove_templates, TEMPLATES_SECONDS, TEMPLATES_SHARE)
             if _merges_first(program, opts):
+                # Merged BMC unrolls small arrays faster than the templates fail; large ones it
+                # enumerates element by element, where the templates generalize.
+                first = scope.large_arrays(program)
+                steps += [templates] if first else []
                 steps.append((partial(_bmc_merged, merged=merged, on_confirmed=on_confirmed), MERGED_SECONDS,
                               MERGED_SHARE))
+                steps += [] if first else [templates]
+            else:
+                steps.append(templates)
             steps.append((_prove, HORN_SECONDS, HORN_SHARE))
             if not scope.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
