@@ -84,12 +84,27 @@ MATRIX = HEAD + """int main(void) {
 """
 
 
+# Values by index: each cell holds what the write computed from its own coordinates.
+BY_INDEX = HEAD + """int main(void) {
+  int m[40][60];
+  int i, j;
+  for (i = 0; i < 40; i++)
+    for (j = 0; j < 60; j++)
+      m[i][j] = 2 * i + j;
+  for (i = 0; i < 40; i++)
+    for (j = 0; j < 60; j++)
+      __VERIFIER_assert(m[i][j] == 2 * i + j);
+  return 0;
+}
+"""
+
+
 def templates(src: str, tmp_path: Path, seconds: float = 30.0) -> horn.HornOutcome:
     program = load_src(src, tmp_path)
     return run_deep(lambda: horn.solve_templates(program, seconds))
 
 
-@pytest.mark.parametrize("src", [INIT, MAX, MIRROR, MATRIX], ids=["init", "max", "mirror", "matrix"])
+@pytest.mark.parametrize("src", [INIT, MAX, MIRROR, MATRIX, BY_INDEX], ids=["init", "max", "mirror", "matrix", "by-index"])
 def test_loop_nests_over_arrays_are_proved_by_templates(tmp_path: Path, src: str) -> None:
     out = templates(src, tmp_path)
     assert out.status == "safe", out.reason
@@ -113,7 +128,9 @@ def test_the_portfolio_proves_them_first_and_says_so(tmp_path: Path) -> None:
      17),
     # the mirror is off by one
     (MIRROR.replace("A[i] = B[n - 1 - i];", "A[i] = B[n - 1 - i] + (i == 7);"), 10),
-], ids=["unset-row", "short-max", "off-by-one"])
+    # one cell's value is not what the check computes
+    (BY_INDEX.replace("m[i][j] = 2 * i + j;", "m[i][j] = 2 * i + j + (i == 39 && j == 58);"), 12),
+], ids=["unset-row", "short-max", "off-by-one", "one-cell"])
 def test_a_failing_variant_is_never_proved(tmp_path: Path, src: str, line: int) -> None:
     assert templates(src, tmp_path, 15.0).status != "safe"
     r = verify_src(src, tmp_path, timeout=20)

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from .horn import Clause, Encoder, Interpretation, RelKey
 
 MAX_CONSTANTS = 16  # per function: the constants that bound its variables in candidates
-MAX_ORDERED = 12  # variables of a function whose pairwise order becomes candidates
 MAX_COUNTERS = 4  # variables of one index whose first values vary the region's bound
 MAX_PER_RELATION = 4000
 CHECK_MS = 2000  # one clause's check at most
@@ -223,18 +222,21 @@ def _candidates(program: Program, enc: Encoder, f: FunctionCFA, names: dict[str,
     cells = [c for c in enc.cells.arrays.values() if c.v in names]
     cell_vars = {x for c in cells for x in (*c.d, c.v, *[s for s in c.sizes if isinstance(s, str)])}
     plain = [v for v in names if v not in cell_vars and isinstance(th.type_of(v), IntType)]
-    consts = _constants(program, enc, f)
+    # Each variable is bounded by the constants it meets (compared with, assigned, or a fixed
+    # variable it is compared with): a loop counter by its bound. Every constant of the function
+    # for every variable was ten times as many candidates, and most of Houdini's time.
+    met, pairs = _associations(enc, f)
     for v in plain:
-        for n in consts:
+        for n in sorted(met.get(v, set()) | {0})[:MAX_CONSTANTS]:
             add(names[v] >= n)
             add(names[v] <= n)
             add(names[v] < n)  # a loop's guard, at a cut point inside the loop
             add(names[v] > n)
-    ordered = [v for v in plain if not v.endswith("@old")][:MAX_ORDERED]
-    for a, b in itertools.combinations(ordered, 2):
-        add(names[a] <= names[b])
-        add(names[a] >= names[b])
-        add(names[a] == names[b])
+    for a, b in sorted(pairs):
+        if a in names and b in names and a in plain and b in plain:
+            add(names[a] <= names[b])
+            add(names[a] >= names[b])
+            add(names[a] == names[b])
     for v in plain:
         if v.endswith("@old") and v[:-4] in names:
             add(names[v] == names[v[:-4]])
@@ -247,17 +249,41 @@ def _candidates(program: Program, enc: Encoder, f: FunctionCFA, names: dict[str,
     return out
 
 
-def _constants(program: Program, enc: Encoder, f: FunctionCFA) -> list[int]:
-    found: set[int] = {0, 1}
+def _associations(enc: Encoder, f: FunctionCFA) -> tuple[dict[str, set[int]], set[tuple[str, str]]]:
+    """Per variable, the constants it is compared with or assigned (a fixed variable reads as its
+    constant); and the pairs of variables compared with each other or assigned one to the other."""
+    consts: dict[str, set[int]] = {}
+    pairs: set[tuple[str, str]] = set()
+
+    def value(x: Expr) -> int | None:
+        x = _uncast(x)
+        if isinstance(x, Const) and isinstance(x.value, int):
+            return x.value
+        if isinstance(x, Var) and x.name in enc.fixed:
+            return enc.fixed[x.name]
+        return None
+
+    def meet(a: Expr, b: Expr) -> None:
+        a, b = _uncast(a), _uncast(b)
+        va, vb = value(a), value(b)
+        if isinstance(a, Var) and va is None:
+            if vb is not None:
+                consts.setdefault(a.name, set()).add(vb)
+            elif isinstance(b, Var):
+                pairs.add(tuple(sorted((a.name, b.name))))  # type: ignore[arg-type]
+        if isinstance(b, Var) and vb is None and va is not None:
+            consts.setdefault(b.name, set()).add(va)
+
     for e in f.edges():
+        if isinstance(e, AssignEdge) and isinstance(e.lhs, Var) and e.rhs is not None:
+            meet(e.lhs, e.rhs)
+        if isinstance(e, DeclEdge) and e.var is not None and e.init is not None:
+            meet(e.var, e.init)
         for x in _exprs(e):
             for sub in x.walk():
-                if isinstance(sub, Const) and isinstance(sub.value, int) and isinstance(sub.type, IntType):
-                    found.add(sub.value)
-    found |= set(enc.fixed.values())
-    for cell in enc.cells.arrays.values():
-        found |= {s for s in cell.sizes if isinstance(s, int)}
-    return sorted(found, key=lambda n: (abs(n), n))[:MAX_CONSTANTS]
+                if isinstance(sub, Binary) and sub.op in _COMPARE:
+                    meet(sub.left, sub.right)
+    return consts, pairs
 
 
 def _exprs(e) -> list[Expr]:
@@ -370,9 +396,16 @@ def _sites(enc: Encoder, e, cell: Cell, names: dict[str, z3.ArithRef]) -> list[t
         got = cells.chain(e.lhs)
         if got is not None and got[0] is cell:
             idx = got[1]
+            flat = _flat(enc, cell, idx, names)
+            coords = _coordinates(flat, d) if flat is not None else None
             guards: dict[str, z3.BoolRef] = {}
-            rhs = _term(enc, e.rhs, names, guards, at=idx, d=d) if e.rhs is not None else None
-            facts = [z3.Implies(z3.And(*guards.values()), v == rhs)] if rhs is not None else []
+            rhs = _term(enc, e.rhs, names, guards, at=idx, d=d, coords=coords) if e.rhs is not None else None
+            facts = []
+            if rhs is not None:
+                # What the write stores, at the cell's own index: the counters the index is made
+                # of read as the cell's coordinates (``a[i][j] = i + j``: v == d / 60 + d % 60).
+                at_d = z3.substitute(rhs, *coords) if coords else rhs
+                facts.append(z3.Implies(z3.And(*guards.values()), v == at_d))
             out.append((idx, facts))
     conds: list[Expr] = []
     if isinstance(e, AssumeEdge) and e.cond is not None:
@@ -408,8 +441,39 @@ def _uncast(x: Expr) -> Expr:
     return x
 
 
+def _coordinates(flat: z3.ArithRef, d: z3.ArithRef) -> list[tuple[z3.ArithRef, z3.ArithRef]] | None:
+    """The counters an index is made of, each as a term over ``d``, the cell's own index: for
+    ``1500*i + j``, ``i`` is ``d / 1500`` and ``j`` is ``d % 1500`` (row-major, each counter within
+    its row, as inside the loops that write it). None if the index is not such a sum of counters
+    with distinct coefficients, each a multiple of the next."""
+    s = z3.simplify(flat)
+    parts = s.children() if z3.is_add(s) else [s]
+    terms: list[tuple[int, z3.ArithRef]] = []
+    offset = 0
+    for p in parts:
+        if z3.is_int_value(p):
+            offset += p.as_long()
+        elif z3.is_const(p):
+            terms.append((1, p))
+        elif z3.is_mul(p) and p.num_args() == 2 and z3.is_int_value(p.arg(0)) and z3.is_const(p.arg(1)):
+            terms.append((p.arg(0).as_long(), p.arg(1)))
+        else:
+            return None
+    terms.sort(key=lambda t: -t[0])
+    coefs = [c for c, _ in terms]
+    if not terms or coefs[-1] != 1 or any(c <= 0 for c in coefs) or len({x.get_id() for _, x in terms}) != len(terms) \
+            or any(a % b for a, b in zip(coefs, coefs[1:])) or len(set(coefs)) != len(coefs):
+        return None
+    rest = d - offset
+    out: list[tuple[z3.ArithRef, z3.ArithRef]] = []
+    for k, (c, x) in enumerate(terms):
+        out.append((x, rest / c if k == 0 else (rest % coefs[k - 1]) / c))
+    return out
+
+
 def _term(enc: Encoder, x: Expr | None, names: dict[str, z3.ArithRef], guards: dict[str, z3.BoolRef],
-          at: list[Expr] | None = None, d: z3.ArithRef | None = None) -> z3.ArithRef | None:
+          at: list[Expr] | None = None, d: z3.ArithRef | None = None,
+          coords: list[tuple[z3.ArithRef, z3.ArithRef]] | None = None) -> z3.ArithRef | None:
     """``x`` over the frame's placeholders as an integer (C's wrap-around where it is defined),
     reading another array's cell at the index ``at`` as its ``v`` where its ``d`` is ``d``
     (recorded in ``guards``); None where that is not a term of this kind."""
@@ -423,7 +487,7 @@ def _term(enc: Encoder, x: Expr | None, names: dict[str, z3.ArithRef], guards: d
             return z3.IntVal(enc.fixed[x.name])
         return names.get(x.name)
     if isinstance(x, Cast):
-        inner = _term(enc, x.arg, names, guards, at, d)
+        inner = _term(enc, x.arg, names, guards, at, d, coords)
         if inner is None or not isinstance(x.arg.type, IntType):
             return None
         src = x.arg.type
@@ -441,13 +505,16 @@ def _term(enc: Encoder, x: Expr | None, names: dict[str, z3.ArithRef], guards: d
             if z3.is_int_value(b):
                 guards[other.array] = names[other.d[0]] == a * d + b
                 return names[other.v]
+        if coords:  # another index, at the cell's coordinates (a transpose: ``A[j][i]``)
+            guards[other.array] = names[other.d[0]] == z3.substitute(here, *coords)
+            return names[other.v]
         return None
     if isinstance(x, Unary) and x.op == "-":
-        a = _term(enc, x.arg, names, guards, at, d)
+        a = _term(enc, x.arg, names, guards, at, d, coords)
         return None if a is None else _wrap(-a, t) if not t.signed else -a
     if isinstance(x, Binary) and x.op in ("+", "-", "*"):
-        a = _term(enc, x.left, names, guards, at, d)
-        b = _term(enc, x.right, names, guards, at, d)
+        a = _term(enc, x.left, names, guards, at, d, coords)
+        b = _term(enc, x.right, names, guards, at, d, coords)
         if a is None or b is None:
             return None
         if x.op == "*" and not (z3.is_int_value(z3.simplify(a)) or z3.is_int_value(z3.simplify(b))):
