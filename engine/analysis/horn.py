@@ -14,8 +14,8 @@ invariant of a counting loop, ``i + k == k0``, or the summary ``\\result == 2 * 
 answer is only a candidate: integer arithmetic is not C's. It becomes a proof only when every
 clause, encoded again with bit-vectors (C's semantics: wrap-around, undefined behaviour as
 an arbitrary value), holds with the candidate's relations read over the machine values
-(``check``; each clause is decided over the integers first where its arithmetic is linear,
-analysis/intblast.py, which is exact, and bit-blasted otherwise). Relations the answer leaves
+(``check``; for the template invariants' candidates, each clause is decided over the integers
+where its arithmetic is linear, analysis/intblast.py, which is exact, and bit-blasted otherwise). Relations the answer leaves
 out count as ``true``. A candidate that fails the
 check proves nothing and the run goes on with the other engines; so does any counterexample
 Spacer reports, since it may rely on unbounded integers (confirmed violations come from the
@@ -582,10 +582,11 @@ def solve_templates(program: Program, timeout_s: float, cancelled: Callable[[], 
     if isinstance(got, HornOutcome):
         return got
     lia, clauses = got
-    candidate = houdini(program, lia, clauses, t0 + TEMPLATES_SHARE * timeout_s, cancelled)
+    candidate = houdini(program, lia, clauses, ERROR, t0 + TEMPLATES_SHARE * timeout_s, cancelled)
     if isinstance(candidate, str):
         return HornOutcome("unknown", candidate, time.monotonic() - t0, timed_out=candidate == TIMED_OUT)
-    proved = _checked(program, lia, frozenset(), candidate, deadline, cancelled)
+    # Their facts are linear over wide index terms: the integers decide each clause.
+    proved = _checked(program, lia, frozenset(), candidate, deadline, cancelled, integers_first=True)
     proved.seconds = time.monotonic() - t0
     return proved
 
@@ -625,14 +626,14 @@ def _clauses(program: Program, theory: str, generalize: frozenset[int],
 
 
 def _checked(program: Program, lia: Encoder, generalize: frozenset[int], candidate: dict[RelKey, Interpretation],
-             deadline: float, cancelled: Callable[[], bool]) -> HornOutcome:
+             deadline: float, cancelled: Callable[[], bool], integers_first: bool = False) -> HornOutcome:
     """Spacer's candidate as a proof, if every clause holds with it over machine integers."""
     # The check gets at least a moment, as Spacer's answer is in hand.
     got = _clauses(program, "bv", generalize, max(deadline, time.monotonic() + 0.2))
     if isinstance(got, HornOutcome):
         return got
     bv, bv_clauses = got
-    failed = check(bv_clauses, candidate, bv.signs, max(0.2, deadline - time.monotonic()), cancelled)
+    failed = check(bv_clauses, candidate, bv.signs, max(0.2, deadline - time.monotonic()), cancelled, integers_first)
     if failed:
         return HornOutcome("unknown", failed, timed_out=failed == CHECK_TIMED_OUT)
     summaries = {}
@@ -822,8 +823,9 @@ def _c(t: z3.ExprRef, names: dict[int, str]) -> str:
 
 # ---- the check with machine integers ---------------------------------------------------------
 def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs: dict[RelKey, list[bool]],
-          timeout_s: float, cancelled: Callable[[], bool] = lambda: False) -> str:
-    """"" if every clause holds over bit-vectors with the candidate's relations, else why not."""
+          timeout_s: float, cancelled: Callable[[], bool] = lambda: False, integers_first: bool = False) -> str:
+    """"" if every clause holds over bit-vectors with the candidate's relations, else why not
+    (``integers_first``: see ``_holds_not``)."""
     deadline = time.monotonic() + timeout_s
     for c in clauses:
         if cancelled():
@@ -837,7 +839,7 @@ def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs:
             head = z3.BoolVal(False) if c.head == ERROR else _apply(candidate, c.head, c.head_args, signs[c.head])
         except Untranslatable as exc:
             return f"a candidate invariant is outside what the machine-integer check reads ({exc})"
-        r = _holds_not(list(body) + list(c.constraints) + [z3.Not(head)], deadline)
+        r = _holds_not(list(body) + list(c.constraints) + [z3.Not(head)], deadline, integers_first)
         if r == z3.sat:
             return "the integer invariants do not hold with machine integers (overflow or wrap-around)"
         if r != z3.unsat:
@@ -845,26 +847,26 @@ def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs:
     return ""
 
 
-INT_BLAST_MS = 2000  # a clause's check over the integers first: this, or half the time left if more
+def _holds_not(formulas: list[z3.BoolRef], deadline: float, integers_first: bool) -> z3.CheckSatResult:
+    """Whether the bit-vector ``formulas`` have a model, decided exactly either way: bit-blasted,
+    or (``integers_first``) over the integers (analysis/intblast.py), bit-blasting only what that
+    does not read. Each way is fast where the other is slow: the integers, linear arithmetic on
+    wide terms, which bit-blasting has to rediscover from adder circuits (the template
+    invariants' facts over a three-dimensional array's index: over 20 s bit-blasted, 0.1 s over
+    the integers); bit-blasting, remainders and bit-level facts, where every 32-bit operation is
+    a quotient for the integer solver (Spacer's summaries of EvenOdd01-1: 1.9 s bit-blasted,
+    over 3 s over the integers)."""
+    if integers_first:
+        from .intblast import Unsupported, blast
 
-
-def _holds_not(formulas: list[z3.BoolRef], deadline: float) -> z3.CheckSatResult:
-    """Whether the bit-vector ``formulas`` have a model: over the integers first (exact, and
-    fast where the arithmetic is linear: where bit-blasting has to rediscover what linear
-    arithmetic knows), else bit-blasted, as before, with the rest of the time."""
-    from .intblast import Unsupported, blast
-
-    try:
-        ints = blast(formulas)
-    except Unsupported:
-        ints = None
-    if ints is not None:
-        solver = z3.SolverFor("QF_LIA")
-        solver.add(*ints)
-        left = (deadline - time.monotonic()) * 1000
-        r = check_within(solver, max(1, int(min(left, max(INT_BLAST_MS, left / 2)))))
-        if r != z3.unknown:
-            return r
+        try:
+            ints = blast(formulas)
+        except Unsupported:
+            ints = None
+        if ints is not None:
+            solver = z3.SolverFor("QF_LIA")
+            solver.add(*ints)
+            return check_within(solver, max(1, int((deadline - time.monotonic()) * 1000)))
     # A fresh bit-blasting solver per clause: an incremental one is several times slower here.
     solver = z3.Tactic("qfbv").solver()
     solver.add(*formulas)

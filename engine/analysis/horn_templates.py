@@ -41,24 +41,22 @@ CHECK_MS = 2000  # one clause's check at most
 _COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
             ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
-DEBUG = False
 NO_PROOF = "the template invariants do not exclude the error"
 TIMED_OUT = "the template invariants ran out of time"
 
 
-def solve(program: Program, enc: Encoder, clauses: list[Clause], deadline: float,
+def solve(program: Program, enc: Encoder, clauses: list[Clause], error: RelKey, deadline: float,
           cancelled: Callable[[], bool] = lambda: False) -> dict[RelKey, Interpretation] | str:
-    """An inductive invariant over the integers that excludes every error clause, from the
-    templates (over ``enc``'s integer clauses), or why there is none."""
-    from .horn import ERROR
-
+    """An inductive invariant over the integers that excludes every clause into ``error`` (the
+    relation horn.py names for a reachable error), from the templates (over ``enc``'s integer
+    clauses), or why there is none."""
     functions = {f.name: f for f in program.all_functions()}
     holes: dict[str, list[z3.ArithRef]] = {}
     per_function: dict[str, list[z3.BoolRef]] = {}
     rels: set[RelKey] = set()
     for c in clauses:
         for k in [c.head, *(k for k, _ in c.body)]:
-            if k != ERROR:
+            if k != error:
                 rels.add(k)
     for name in sorted({k[0] for k in rels}):
         frame = enc.frame(functions[name])
@@ -74,7 +72,7 @@ def solve(program: Program, enc: Encoder, clauses: list[Clause], deadline: float
     for i, c in enumerate(clauses):
         for k, _ in c.body:
             readers.setdefault(k, []).append(i)
-    todo = [i for i, c in enumerate(clauses) if c.head != ERROR]
+    todo = [i for i, c in enumerate(clauses) if c.head != error]
     queued = set(todo)
     while todo:
         i = todo.pop(0)
@@ -90,11 +88,11 @@ def solve(program: Program, enc: Encoder, clauses: list[Clause], deadline: float
             return TIMED_OUT
         if len(cands[c.head]) < before:
             for j in readers.get(c.head, []):
-                if j not in queued and clauses[j].head != ERROR:
+                if j not in queued and clauses[j].head != error:
                     queued.add(j)
                     todo.append(j)
     for c in clauses:
-        if c.head != ERROR:
+        if c.head != error:
             continue
         solver = z3.Solver()
         for k, args in c.body:
@@ -102,24 +100,17 @@ def solve(program: Program, enc: Encoder, clauses: list[Clause], deadline: float
         solver.add(*c.constraints)
         ms = int(min(CHECK_MS, max(1.0, 1000 * (deadline - time.monotonic()))))
         if check_within(solver, ms) != z3.unsat:
-            if DEBUG:
-                print("ERROR clause sat:", [k for k, _ in c.body], c.constraints)
-                for k in rels:
-                    print(k, [str(x) for x in cands[k]])
-                print("initial", {k: len(v) for k, v in per_function.items()}, per_function)
             return NO_PROOF
-    kept = _needed(clauses, cands, holes, deadline)
+    kept = _needed(clauses, cands, holes, error, deadline)
     return {k: (z3.And(fs) if fs else z3.BoolVal(True), holes[k[0]]) for k, fs in kept.items()}
 
 
 def _needed(clauses: list[Clause], cands: dict[RelKey, list[z3.BoolRef]], holes: dict[str, list[z3.ArithRef]],
-            deadline: float) -> dict[RelKey, list[z3.BoolRef]]:
+            error: RelKey, deadline: float) -> dict[RelKey, list[z3.BoolRef]]:
     """Of an inductive invariant that excludes the errors, a part that still does: what the
     error clauses' unsat cores need, and what the clauses into it need to preserve that, by
     cores again. The machine-integer check then reads far fewer facts (it bit-blasts each
     clause: a nest over a three-dimensional array timed out with every surviving fact)."""
-    from .horn import ERROR
-
     need: dict[RelKey, set[int]] = {k: set() for k in cands}
     work: list[tuple[RelKey, int]] = []
     into: dict[RelKey, list[Clause]] = {}
@@ -150,7 +141,7 @@ def _needed(clauses: list[Clause], cands: dict[RelKey, list[z3.BoolRef]], holes:
                 work.append((k, i))
         return True
 
-    for c in into.get(ERROR, []):
+    for c in into.get(error, []):
         if not core(c, None):
             return cands
     while work:
@@ -199,10 +190,6 @@ def _prune(c: Clause, cands: dict[RelKey, list[z3.BoolRef]], inst, deadline: flo
         m = solver.model()
         solver.pop()
         keep = [f for f, h in zip(cands[c.head], heads) if not z3.is_false(m.eval(h, model_completion=True))]
-        if DEBUG:
-            for f in cands[c.head]:
-                if f not in keep and "1500*__a7 + __a8" in str(f):
-                    print("DROP", c.head, str(f).replace("\n", ""), [e.text or type(e).__name__ for e in c.edges], [k for k, _ in c.body])
         cands[c.head] = keep if len(keep) < len(cands[c.head]) else []
 
 
