@@ -14,25 +14,23 @@ from cbam.engine.analysis.intblast import Unsupported, _Translation, blast
 
 
 def _exact_term(t: z3.BitVecRef) -> None:
-    tr = _Translation()
-    got = tr.num(t)
-    s = z3.Solver()
-    s.add(*tr.ranges)
-    for bv_id, iv in tr.vars.items():
-        s.add(iv == z3.BV2Int(_by_id(t, bv_id)))
-    s.add(got != z3.BV2Int(t))
-    assert s.check() == z3.unsat, (t, s.model() if s.check() == z3.sat else None)
+    _exact(t, lambda tr: tr.num(t) != z3.BV2Int(t))
 
 
 def _exact_pred(f: z3.BoolRef) -> None:
+    _exact(f, lambda tr: tr.pred(f) != f)
+
+
+def _exact(e: z3.ExprRef, differs) -> None:
+    """No values of e's bit-vector variables (each the integer its translation names, in its
+    range) for which the translation and e disagree."""
     tr = _Translation()
-    got = tr.pred(f)
     s = z3.Solver()
+    s.add(differs(tr))
     s.add(*tr.ranges)
     for bv_id, iv in tr.vars.items():
-        s.add(iv == z3.BV2Int(_by_id(f, bv_id)))
-    s.add(got != f)
-    assert s.check() == z3.unsat, (f, s.model() if s.check() == z3.sat else None)
+        s.add(iv == z3.BV2Int(_by_id(e, bv_id)))
+    assert s.check() == z3.unsat, (e, s.model() if s.check() == z3.sat else None)
 
 
 def _by_id(t: z3.ExprRef, ident: int) -> z3.ExprRef:

@@ -15,11 +15,7 @@ from cbam.engine.cfa.constants import fixed_values
 from cbam.engine.verify import run_deep
 
 from .conftest import assert_replay_reaches_error, check_error_path, load_src, verify_src
-
-HEAD = """extern void reach_error(void);
-extern int __VERIFIER_nondet_int(void);
-void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: reach_error(); } }
-"""
+from .test_horn_cells import HEAD, MATRIX  # MATRIX: the flat cell of m[40][60] Spacer does not prove
 
 # A variable-length array whose lengths are variables that only ever hold 100 and 150: its
 # accesses are A[i*150 + j], linear once the length reads as its constant.
@@ -68,21 +64,6 @@ MIRROR = HEAD + """int main(void) {
   return 0;
 }
 """
-
-# A fixed-size two-dimensional array (the flat cell Spacer does not prove: it enumerates).
-MATRIX = HEAD + """int main(void) {
-  int m[40][60];
-  int i, j;
-  for (i = 0; i < 40; i++)
-    for (j = 0; j < 60; j++)
-      m[i][j] = i + j;
-  for (i = 0; i < 40; i++)
-    for (j = 0; j < 60; j++)
-      __VERIFIER_assert(m[i][j] >= 0);
-  return 0;
-}
-"""
-
 
 # Values by index: each cell holds what the write computed from its own coordinates.
 BY_INDEX = HEAD + """int main(void) {
