@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import gc
 import os
 import sys
@@ -101,6 +102,9 @@ def run() -> None:
     answered from the cache, and more after an analysis has loaded pycparser and z3. Nothing
     of cbam's needs it (the cache's writes are committed transactions, and it is closed here
     anyway); the language server, which owns worker processes, exits the ordinary way."""
+    # z3 runs in this process and, rarely, crashes when a check is interrupted at its time limit
+    # (Z3Prover/z3#595); a crash then leaves every thread's Python stack on stderr.
+    faulthandler.enable()
     argv = sys.argv[1:]
     if argv[:1] == ["verify"]:
         # Start-up and loading create objects that live for the whole run (modules, classes,

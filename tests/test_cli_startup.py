@@ -247,3 +247,27 @@ def test_the_collector_is_off_while_loading_and_on_for_the_analysis(tmp_path):
     assert lines["start"] == "False"
     enabled, frozen = lines["analysis"].split()
     assert enabled == "True" and int(frozen) > 1000
+
+
+_CRASH = """
+import ctypes, sys
+import cbam.commands
+def crash(args):
+    ctypes.string_at(0)  # what a solver crash does: a segmentation fault in native code
+cbam.commands.cmd_verify = crash
+from cbam import cli
+sys.argv = ["cbam", *sys.argv[1:]]
+cli.run()
+"""
+
+
+def test_a_crash_in_native_code_leaves_the_python_stack_on_stderr(tmp_path):
+    """A segmentation fault (z3 can crash when a check is interrupted at its time limit) is
+    still a crash, but one that says where: faulthandler prints every thread's stack."""
+    src = tmp_path / "p.c"
+    src.write_text("int main(void) { return 0; }\n")
+    r = subprocess.run([sys.executable, "-c", _CRASH, "verify", str(src), "--no-cache"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode < 0
+    assert "Fatal Python error: Segmentation fault" in r.stderr
+    assert "in crash" in r.stderr
