@@ -103,8 +103,8 @@ def run_cli(seed: int, files: list[Path], timeout: float, memory_mb: int, work: 
         hung = True
     elapsed = time.monotonic() - t0
     row = {"seed": seed, "source": str(src.relative_to(SVCOMP)), "mutation": how, "exit": proc.returncode,
-           "seconds": round(elapsed, 2), "hung": hung, "stderr": err[-600:] if proc.returncode not in (0, 1, 3)
-           else ""}
+           "seconds": round(elapsed, 2), "hung": hung, "stderr": (err[:3000] if proc.returncode < 0 else err[-600:])
+           if proc.returncode not in (0, 1, 3) else ""}  # a crash: faulthandler's stacks come first
     if proc.returncode != 2 and not hung:
         try:
             row["reason"] = json.loads(out)["reason_kind"] if out.strip().startswith("{") else ""

@@ -68,6 +68,13 @@ def _run(cmd: list[str], yml: str, timeout: float) -> dict:
     reason = reason[0] if isinstance(reason, list) else reason
     if killed:
         verdict, reason = "TIMEOUT", "killed"
+    elif proc.returncode < 0:
+        # A native crash: faulthandler's last line says little; the signal and the innermost
+        # frame of the crashing thread say where.
+        lines = [ln.strip() for ln in err.decode(errors="replace").splitlines()]
+        current = next((i for i, ln in enumerate(lines) if ln.startswith("Current thread")), len(lines))
+        frame = next((ln for ln in lines[current:] if ln.startswith("File ")), "")
+        reason = f"signal {-proc.returncode}" + (f" at {frame}" if frame else "")
     else:
         try:
             data = json.loads(out)
