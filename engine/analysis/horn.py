@@ -14,10 +14,9 @@ invariant of a counting loop, ``i + k == k0``, or the summary ``\\result == 2 * 
 answer is only a candidate: integer arithmetic is not C's. It becomes a proof only when every
 clause, encoded again with bit-vectors (C's semantics: wrap-around, undefined behaviour as
 an arbitrary value), holds with the candidate's relations read over the machine values
-(``check``; for the template invariants' candidates, each clause is decided over the integers
-where its arithmetic is linear, analysis/intblast.py, which is exact, and bit-blasted otherwise). Relations the answer leaves
-out count as ``true``. A candidate that fails the
-check proves nothing and the run goes on with the other engines; so does any counterexample
+(``check``: each clause decided exactly, first over the integers, analysis/intblast.py, for a
+moment, or for all the time with the template invariants' candidates, then bit-blasted).
+Relations the answer leaves out count as ``true``. A candidate that fails the check proves nothing and the run goes on with the other engines; so does any counterexample
 Spacer reports, since it may rely on unbounded integers (confirmed violations come from the
 engines that confirm paths).
 
@@ -27,6 +26,7 @@ solver checks; here they come from Spacer in one step rather than refined from i
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -52,6 +52,9 @@ ERROR = ("", -1)  # the relation that stands for "an error location is reachable
 GAVE_UP = "Spacer gave up"
 BUILDING_TIMED_OUT = f"{GAVE_UP} (time, while building the clauses)"
 CHECK_TIMED_OUT = "the machine-integer check of the invariants timed out"
+# Per clause of Spacer's candidates: the integers first for this long, then bit-blasting (the
+# template invariants' facts take the integers for all their time: see _holds_not).
+INTEGERS_FIRST_S = 1.0
 SUMMARY_MS = 1000  # to project a proved summary onto its function's interface, for display
 COUNTEREXAMPLE = "Spacer found a counterexample over unbounded integers (not a proof of anything)"
 
@@ -586,7 +589,7 @@ def solve_templates(program: Program, timeout_s: float, cancelled: Callable[[], 
     if isinstance(candidate, str):
         return HornOutcome("unknown", candidate, time.monotonic() - t0, timed_out=candidate == TIMED_OUT)
     # Their facts are linear over wide index terms: the integers decide each clause.
-    proved = _checked(program, lia, frozenset(), candidate, deadline, cancelled, integers_first=True)
+    proved = _checked(program, lia, frozenset(), candidate, deadline, cancelled, integers_first=math.inf)
     proved.seconds = time.monotonic() - t0
     return proved
 
@@ -626,7 +629,7 @@ def _clauses(program: Program, theory: str, generalize: frozenset[int],
 
 
 def _checked(program: Program, lia: Encoder, generalize: frozenset[int], candidate: dict[RelKey, Interpretation],
-             deadline: float, cancelled: Callable[[], bool], integers_first: bool = False) -> HornOutcome:
+             deadline: float, cancelled: Callable[[], bool], integers_first: float = INTEGERS_FIRST_S) -> HornOutcome:
     """Spacer's candidate as a proof, if every clause holds with it over machine integers."""
     # The check gets at least a moment, as Spacer's answer is in hand.
     got = _clauses(program, "bv", generalize, max(deadline, time.monotonic() + 0.2))
@@ -823,7 +826,7 @@ def _c(t: z3.ExprRef, names: dict[int, str]) -> str:
 
 # ---- the check with machine integers ---------------------------------------------------------
 def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs: dict[RelKey, list[bool]],
-          timeout_s: float, cancelled: Callable[[], bool] = lambda: False, integers_first: bool = False) -> str:
+          timeout_s: float, cancelled: Callable[[], bool] = lambda: False, integers_first: float = 0.0) -> str:
     """"" if every clause holds over bit-vectors with the candidate's relations, else why not
     (``integers_first``: see ``_holds_not``)."""
     deadline = time.monotonic() + timeout_s
@@ -847,16 +850,17 @@ def check(clauses: list[Clause], candidate: dict[RelKey, Interpretation], signs:
     return ""
 
 
-def _holds_not(formulas: list[z3.BoolRef], deadline: float, integers_first: bool) -> z3.CheckSatResult:
-    """Whether the bit-vector ``formulas`` have a model, decided exactly either way: bit-blasted,
-    or (``integers_first``) over the integers (analysis/intblast.py), bit-blasting only what that
-    does not read. Each way is fast where the other is slow: the integers, linear arithmetic on
-    wide terms, which bit-blasting has to rediscover from adder circuits (the template
-    invariants' facts over a three-dimensional array's index: over 20 s bit-blasted, 0.1 s over
-    the integers); bit-blasting, remainders and bit-level facts, where every 32-bit operation is
-    a quotient for the integer solver (Spacer's summaries of EvenOdd01-1: 1.9 s bit-blasted,
-    over 3 s over the integers)."""
-    if integers_first:
+def _holds_not(formulas: list[z3.BoolRef], deadline: float, integers_first: float) -> z3.CheckSatResult:
+    """Whether the bit-vector ``formulas`` have a model, decided exactly either way: first, for
+    at most ``integers_first`` seconds, over the integers (analysis/intblast.py), then
+    bit-blasted with the time left. Each way is fast where the other is slow: the integers,
+    linear arithmetic on wide terms, which bit-blasting has to rediscover from adder circuits
+    (the template invariants' facts over a three-dimensional array's index: over 20 s
+    bit-blasted, 0.1 s over the integers; Spacer's invariant of bench/loops' mod3.yml: 0.9 s,
+    against no answer in 60 s); bit-blasting, remainders and bit-level facts, where every 32-bit
+    operation is a quotient for the integer solver (Spacer's summaries of EvenOdd01-1: 1.9 s
+    bit-blasted, over 3 s over the integers)."""
+    if integers_first > 0:
         from .intblast import Unsupported, blast
 
         try:
@@ -866,7 +870,10 @@ def _holds_not(formulas: list[z3.BoolRef], deadline: float, integers_first: bool
         if ints is not None:
             solver = z3.SolverFor("QF_LIA")
             solver.add(*ints)
-            return check_within(solver, max(1, int((deadline - time.monotonic()) * 1000)))
+            seconds = min(integers_first, deadline - time.monotonic())
+            r = check_within(solver, max(1, int(seconds * 1000)))
+            if r != z3.unknown or time.monotonic() >= deadline:
+                return r
     # A fresh bit-blasting solver per clause: an incremental one is several times slower here.
     solver = z3.Tactic("qfbv").solver()
     solver.add(*formulas)
