@@ -3,6 +3,7 @@ when every clause holds with machine integers; anything else leaves the run to C
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -235,3 +236,30 @@ def test_spacer_gets_the_time_cegar_leaves_when_it_gives_up_early(tmp_path: Path
     r = run_deep(lambda: verify_program(program, VerifyOptions(timeout=30)))
     assert r.verdict == "TRUE" and r.statistics.decided_by in ("cparec", "invariants")
     assert r.invariants
+
+
+def test_the_machine_integer_check_tries_the_integers_then_bit_blasts(monkeypatch):
+    """_holds_not: with a moment for the integers, an answer there stands; no answer there
+    (here forced) leaves the clause to bit-blasting, which still decides it exactly; with no
+    moment, the integers are not tried at all."""
+    x = z3.BitVec("x", 8)
+    unsat = [x + 1 == x]
+    calls: list[int] = []
+    real = horn.check_within
+
+    def forced(solver, ms, *a):
+        calls.append(ms)
+        return z3.unknown if len(calls) == 1 and forced.skip_ints else real(solver, ms, *a)
+
+    monkeypatch.setattr(horn, "check_within", forced)
+    forced.skip_ints = False
+    assert horn._holds_not(unsat, time.monotonic() + 10, 1.0) == z3.unsat
+    assert len(calls) == 1  # the integers answered
+    calls.clear()
+    forced.skip_ints = True
+    assert horn._holds_not(unsat, time.monotonic() + 10, 1.0) == z3.unsat
+    assert len(calls) == 2  # no answer over the integers: bit-blasted
+    calls.clear()
+    forced.skip_ints = False
+    assert horn._holds_not([x + 1 == x + 2 - 1], time.monotonic() + 10, 0.0) == z3.sat
+    assert len(calls) == 1  # bit-blasted only

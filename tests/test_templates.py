@@ -170,3 +170,17 @@ def test_a_read_before_the_write_in_a_loop_is_not_fixed(tmp_path: Path) -> None:
 }
 """, tmp_path)
     assert not any(name.endswith("::x") for name in fixed_values(program))
+
+
+def test_large_arrays_are_those_over_256_elements_or_of_variable_length(tmp_path: Path) -> None:
+    """scope.large_arrays decides whether the templates go before merged-path BMC: small
+    arrays are unrolled faster than the templates fail."""
+    from cbam.engine.analysis import scope
+
+    def large(decl: str) -> bool:
+        return scope.large_arrays(load_src(f"int main(void) {{ int n = 5; {decl} return 0; }}\n", tmp_path))
+
+    assert not large("int a[16][16];")  # 256 elements
+    assert large("int a[16][17];")
+    assert large("int a[n];")
+    assert not large("int a[300]; int *p = &a[3]; *p = 1;")  # addressed: memory, not cells

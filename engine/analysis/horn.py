@@ -16,9 +16,10 @@ clause, encoded again with bit-vectors (C's semantics: wrap-around, undefined be
 an arbitrary value), holds with the candidate's relations read over the machine values
 (``check``: each clause decided exactly, first over the integers, analysis/intblast.py, for a
 moment, or for all the time with the template invariants' candidates, then bit-blasted).
-Relations the answer leaves out count as ``true``. A candidate that fails the check proves nothing and the run goes on with the other engines; so does any counterexample
-Spacer reports, since it may rely on unbounded integers (confirmed violations come from the
-engines that confirm paths).
+Relations the answer leaves out count as ``true``. A candidate that fails the check proves
+nothing and the run goes on with the other engines; so does any counterexample Spacer
+reports, since it may rely on unbounded integers (confirmed violations come from the engines
+that confirm paths).
 
 This is the over-approximating half of CPArec (seed 002): summaries whose inductiveness a
 solver checks; here they come from Spacer in one step rather than refined from interpolants.

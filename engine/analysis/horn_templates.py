@@ -219,8 +219,9 @@ def _candidates(program: Program, enc: Encoder, f: FunctionCFA, names: dict[str,
             add(names[v] <= n)
             add(names[v] < n)  # a loop's guard, at a cut point inside the loop
             add(names[v] > n)
+    ordered = set(plain)
     for a, b in sorted(pairs):
-        if a in names and b in names and a in plain and b in plain:
+        if a in ordered and b in ordered:
             add(names[a] <= names[b])
             add(names[a] >= names[b])
             add(names[a] == names[b])

@@ -79,7 +79,7 @@ LARGE_ARRAY = 256
 
 
 def large_arrays(program: Program) -> bool:
-    """Whether the program has a local or global array of integers, never addressed, with more
+    """Whether the program has a local or global array, never addressed, with more
     than ``LARGE_ARRAY`` elements or a variable length: the arrays the template invariants try
     first (horn_templates.py), before merged-path BMC unrolls them."""
     for v in program.vars.values():
