@@ -107,8 +107,14 @@ def run_cli(seed: int, files: list[Path], timeout: float, memory_mb: int, work: 
            if proc.returncode not in (0, 1, 3) else ""}  # a crash: faulthandler's stacks come first
     if proc.returncode != 2 and not hung:
         try:
-            row["reason"] = json.loads(out)["reason_kind"] if out.strip().startswith("{") else ""
-        except (ValueError, KeyError):
+            data = json.loads(out) if out.strip().startswith("{") else {}
+            row["reason"] = data.get("reason_kind", "")
+            # The analysis runs in a child (cbam/isolation.py): a crash of it is retried or answered
+            # UNKNOWN, not a crash of cbam's; it is counted apart, with its stack dump.
+            row["child crashes"] = data.get("statistics", {}).get("crashed_attempts", 0)
+            if row["child crashes"]:
+                row["stderr"] = err[:3000]
+        except (ValueError, KeyError, AttributeError):
             row["reason"] = "unparsable output"
     path.unlink(missing_ok=True)
     return row
@@ -195,7 +201,10 @@ def report(cli: list[dict], lsp_rows: list[dict], timeout: float, slack: float, 
         secs = sorted(r["seconds"] for r in cli)
         lines += ["| CLI | count |", "|---|---:|"]
         lines += [f"| {k} | {v} |" for k, v in outcomes.most_common()]
-        lines += [f"| crashes (exit 4, a signal, or hung) | {len(crashes)} |", f"| overruns | {len(overruns)} |",
+        contained = [r for r in cli if r.get("child crashes")]
+        lines += [f"| crashes (exit 4, a signal, or hung) | {len(crashes)} |",
+                  f"| analysis child crashed, contained (answered again, or UNKNOWN crashed) | {len(contained)} |",
+                  f"| overruns | {len(overruns)} |",
                   f"| slowest | {secs[-1]:.1f} s |", f"| median | {secs[len(secs) // 2]:.2f} s |", ""]
     if lsp_rows:
         secs = sorted(r["seconds"] for r in lsp_rows)
@@ -207,7 +216,7 @@ def report(cli: list[dict], lsp_rows: list[dict], timeout: float, slack: float, 
                   f"| server restarts needed | {0 if all(r['server alive'] for r in lsp_rows) else 1} |",
                   f"| overruns | {len(lsp_over)} |",
                   f"| slowest | {secs[-1]:.1f} s |", ""]
-    findings = crashes + overruns + lsp_bad + lsp_over
+    findings = crashes + overruns + lsp_bad + lsp_over + [r for r in cli if r.get("child crashes")]
     if findings:
         lines += ["## Findings (replay with --seed)", ""]
         seen = set()
@@ -242,7 +251,7 @@ def main() -> int:
             for n, row in enumerate(pool.map(lambda s: run_cli(s, files, args.timeout, args.memory_limit, work),
                                              seeds), 1):
                 cli.append(row)
-                if row["exit"] not in (0, 1, 2, 3) or row["hung"] or row["seconds"] > args.timeout + args.slack \
+                if row["exit"] not in (0, 1, 2, 3) or row["hung"] or row.get("child crashes") or row["seconds"] > args.timeout + args.slack \
                         + args.startup:
                     print(f"[soak] finding: {json.dumps(row)}", file=sys.stderr, flush=True)
                 if n % 100 == 0:

@@ -357,13 +357,13 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
     data_model = data_model or "LP64"
     pp = pp_options(args, data_model)
     with _Progress(not args.no_progress and args.format == "text", source):
-        data, harnesses = _verify_source(source, pp, args)
+        data, harnesses, child_peak_mb = _verify_source(source, pp, args)
     harness_paths = write_harnesses(harnesses, args, source)
     if args.format == "text":
         if len(args._files) > 1:
             print(f"== {path}")
         print_text(data, source, harness_paths)
-    data["statistics"]["peak_memory_mb"] = peak_memory_mb()
+    data["statistics"]["peak_memory_mb"] = max(peak_memory_mb(), child_peak_mb)
     if path != source:
         data["task"] = path
         if expected is not None:
@@ -374,11 +374,12 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
     return data
 
 
-def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, list[str | None]]:
-    """The result's report (its JSON form) and each violation's test harness. An unchanged source
-    is answered from the cache before anything is parsed (and before the parser, the CFA builder,
-    z3 and the result classes are even imported)."""
-    store = args._cache
+def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, list[str | None], float]:
+    """The result's report (its JSON form), each violation's test harness, and the peak memory
+    of the process that analysed (0 if this one did). An unchanged source is answered from the
+    cache before anything is parsed (and before the parser, the CFA builder, z3 and the result
+    classes are even imported); anything else is analysed in a child process (isolation.py)."""
+    store = _store(args)
     opts = api.VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
                              max_violations=1000 if args.all_violations else 1, cache=store,
                              property=getattr(args, "_property", "unreach-call"),
@@ -397,10 +398,25 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
             hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
             if os.environ.get("CBAM_SELF_CHECK", "") not in ("", "0"):
                 _self_check(hit[0], source, pp, pp_text, args, opts)
-            return hit
-    program = api.load(source, preprocess=pp, entry=args.entry or "main", preprocessed=pp_text, cache=store)
+            return hit[0], hit[1], 0.0
+    from cbam import isolation
+
+    if not isolation.available():
+        return *_analyse(source, pp, pp_text, args.entry, opts), 0.0
+    return _analyse_in_child(source, pp, pp_text, args, opts)
+
+
+def _store(args: argparse.Namespace):
+    """The cache, opened again if an analysis child had it closed (a file before this one)."""
+    if args._cache is None and getattr(args, "_cache_dir", None) is not None:
+        args._cache = api.open_cache(args._cache_dir)
+    return args._cache
+
+
+def _analyse(source: str, pp, pp_text: str, entry: str | None, opts) -> tuple[dict, list[str | None]]:
+    program = api.load(source, preprocess=pp, entry=entry or "main", preprocessed=pp_text, cache=opts.cache)
     loaded()
-    if args.entry is None and "main" not in program.functions:
+    if entry is None and "main" not in program.functions:
         # The editor's rule: every function no other function calls, with arbitrary arguments.
         report = api.verify_entries(source, preprocess=pp, options=opts)
         data = report.result.to_json()
@@ -409,6 +425,60 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     # The result is filed under the same source key (program.source_key) for the next run.
     result = api.verify(program, opts)
     return result.to_json(), [v.harness for v in result.violations]
+
+
+def _analyse_in_child(source: str, pp, pp_text: str, args: argparse.Namespace, opts
+                      ) -> tuple[dict, list[str | None], float]:
+    """_analyse in a forked child: a crash is retried once with the time left, then answered
+    UNKNOWN (crashed); a child past its time limit is killed and answered UNKNOWN (timeout)."""
+    from cbam import isolation
+
+    cache_dir = None
+    if opts.cache is not None:  # a connection must not cross a fork: the child opens its own
+        cache_dir = args._cache_dir = opts.cache.dir
+        opts.cache.close()
+        args._cache = None
+    start = time.monotonic()
+    limit = opts.timeout
+    crashes: list[str] = []
+    while True:
+        out = isolation.run(lambda limit=limit: _analyse_with_store(source, pp, pp_text, args.entry, opts, cache_dir,
+                                                                    limit), limit, peak_memory_mb)
+        if out.raised is not None:
+            raise out.raised
+        if out.error:
+            raise RuntimeError(f"the analysis process failed:\n{out.error}")
+        if not out.signal:
+            break
+        crashes.append(isolation.signal_name(out.signal))
+        left = opts.timeout - (time.monotonic() - start)
+        again = len(crashes) == 1 and left >= isolation.RETRY_MIN_S
+        print(f"cbam: the analysis process crashed ({crashes[-1]}) after {time.monotonic() - start:.1f} s"
+              + (f"; analysing again with the {left:.1f} s left" if again else ""), file=sys.stderr)
+        if not again:
+            break
+        limit = left
+    if out.ok:
+        data, harnesses = out.value
+    else:
+        reason, kind = ((f"time limit of {opts.timeout:g} s reached (the analysis overran it and was stopped)",
+                         "timeout") if out.over_limit else
+                        (f"the analysis process crashed ({', then '.join(crashes)}); see the messages above", "crashed"))
+        data, harnesses = api.unknown_report(reason, kind, opts).result.to_json(), []
+        data["file"] = source
+        data["statistics"]["time"] = round(time.monotonic() - start, 3)
+    data["statistics"]["crashed_attempts"] = len(crashes)
+    return data, harnesses, out.peak_memory_mb
+
+
+def _analyse_with_store(source: str, pp, pp_text: str, entry: str | None, opts, cache_dir: str | None,
+                        limit: float) -> tuple[dict, list[str | None]]:
+    store = api.open_cache(cache_dir) if cache_dir is not None else None
+    try:
+        return _analyse(source, pp, pp_text, entry, opts._replace(cache=store, timeout=limit))
+    finally:
+        if store is not None:
+            store.close()
 
 
 def loaded() -> None:

@@ -185,9 +185,10 @@ def test_z3_is_imported_only_by_a_run_that_uses_it(tmp_path):
     bug.write_text("extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n"
                    "int main(void) { int x = __VERIFIER_nondet_int(); if (x == 7) reach_error(); return 0; }\n")
     runs = {}
+    env = {**os.environ, "CBAM_IN_PROCESS": "1"}  # the analysis's imports are this process's
     for src in (safe, bug):
         r = subprocess.run([sys.executable, "-c", _Z3_PROBE, "verify", str(src), "--no-cache", "--format", "json"],
-                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+                           capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
         runs[src.name] = (json.loads(r.stdout), r.stderr)
     report, err = runs["safe.c"]
     assert report["verdict"] == "TRUE" and "z3 imported: False" in err

@@ -4,6 +4,7 @@ alter the result or its ranges is recomputed."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -39,7 +40,8 @@ print(json.dumps({"rc": rc, "heavy": sorted(m for m in heavy if m in sys.modules
 
 def verify(path: Path, cache: Path, *extra: str) -> tuple[dict, list[str]]:
     p = subprocess.run([sys.executable, "-c", _PROBE, "verify", str(path), "--format", "json", "--cache-dir",
-                        str(cache), *extra], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                        str(cache), *extra], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                       env={**os.environ, "CBAM_IN_PROCESS": "1"})  # an analysis's imports are this process's
     probe = json.loads(p.stderr.strip().splitlines()[-1])
     return json.loads(p.stdout), probe["heavy"]
 

@@ -28,6 +28,7 @@ class UnknownReason(StrEnum):
     NO_REFINER = "no-refiner"  # the configuration has no precision to refine
     BAD_OPTION = "bad-option"
     INTERNAL = "internal-error"  # a bug in cbam; the message says where
+    CRASHED = "crashed"  # the analysing process died (a signal), twice or without time to try again
 
 
 @dataclass

@@ -72,6 +72,9 @@ class FrontendError(Exception):
         self.diagnostics: list[Diagnostic] = diags
         super().__init__("\n".join(str(d) for d in diags))
 
+    def __reduce__(self):  # pickled as itself (the command line's analysis child sends it)
+        return FrontendError, (self.diagnostics,)
+
 
 class Unsupported(Exception):
     """A construct cbam does not model; carries where it is and what it is."""
