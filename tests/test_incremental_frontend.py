@@ -20,6 +20,7 @@ from cbam.engine.frontend.errors import FrontendError
 from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pycparser import c_ast
 
 SVCOMP = Path(os.environ.get("CBAM_SVCOMP", Path(__file__).resolve().parents[2] / "shared" / "svcomp"))
 
@@ -304,6 +305,114 @@ def test_every_svcomp_task_builds_the_same_incrementally(tmp_path: Path) -> None
         reused += again.load_stats.get("functions_reused", 0) > 0
     assert checked > 150
     assert reused > 140  # the moved functions were reused, not rebuilt
+
+
+@pytest.mark.skipif(not _svcomp_sources(), reason="shared SV-COMP tasks not found")
+def test_every_svcomp_task_builds_the_same_in_a_new_process_after_moving(tmp_path: Path) -> None:
+    """A new process takes each unchanged function's build and its declarator's parse from the
+    persistent cache (reuse.stub), at the function's new place."""
+    store = CacheStore(tmp_path / "cache")
+    stubs: list = []
+    real_stub = reuse.stub
+
+    def stub(key: str, line: int):
+        stubs.append(real_stub(key, line))
+        return stubs[-1]
+
+    checked = 0
+    for src, model in _svcomp_sources():
+        opts = PreprocessOptions(data_model=model)
+        copy = tmp_path / src.name
+        copy.write_text(src.read_text())
+        try:
+            whole(copy, opts)
+        except FrontendError:
+            continue
+        reuse.clear()
+        chunks._AST_MEMO.clear()
+        load_module._MEMO.clear()
+        load_program(str(copy), options=opts, store=store)
+        copy.write_text("/* moved */\n\n\n" + src.read_text())
+        reuse.clear()
+        chunks._AST_MEMO.clear()
+        load_module._MEMO.clear()
+        stubs.clear()
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(reuse, "stub", stub)
+            moved = load_program(str(copy), options=opts, store=store)
+        assert digest(moved) == digest(whole(copy, opts)), src.name
+        given = [s[0] for s in stubs if s is not None]
+        if given:  # each declarator as a parse of the moved file has it, coordinates included
+            fresh = _definitions(copy, opts)
+            for fd in given:
+                assert _same_ast(fd, fresh[fd.decl.name]) is None, (src.name, _same_ast(fd, fresh[fd.decl.name]))
+            checked += 1
+    store.close()
+    assert checked > 140
+
+
+def _definitions(path: Path, opts: PreprocessOptions) -> dict[str, c_ast.FuncDef]:
+    """Each function definition of the file, as a body-less FuncDef (as chunks.parse_declarator makes)."""
+    text = load_module.split_preprocessed(preprocess(str(path), None, opts))[1]
+    parser, scope = chunks._ChunkParser(), chunks._LoggedScope()
+    out = {}
+    for ch in chunks.split_chunks(text):
+        for ext in parser.parse_chunk(ch, scope):
+            if isinstance(ext, c_ast.FuncDef):
+                out[ext.decl.name] = c_ast.FuncDef(ext.decl, None, c_ast.Compound([]), ext.decl.coord)
+    return out
+
+
+def _same_ast(a, b, where: str = "") -> str | None:
+    """Where two pycparser trees differ (coordinates included), or None."""
+    if type(a) is not type(b):
+        return f"{where}: {type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, c_ast.Node):
+        for slot in a.__slots__:
+            if slot != "__weakref__":
+                diff = _same_ast(getattr(a, slot, None), getattr(b, slot, None), f"{where}.{slot}")
+                if diff:
+                    return diff
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{where}: {len(a)} != {len(b)} items"
+        return next((d for i, (x, y) in enumerate(zip(a, b)) if (d := _same_ast(x, y, f"{where}[{i}]"))), None)
+    if hasattr(a, "line") and hasattr(a, "column"):
+        same = (a.file, a.line, a.column) == (b.file, b.line, b.column)
+        return None if same else f"{where}: {a} != {b}"
+    return None if a == b else f"{where}: {a!r} != {b!r}"
+
+
+@pytest.mark.skipif(not _svcomp_sources(), reason="shared SV-COMP tasks not found")
+def test_a_definitions_declarator_is_what_parsing_the_declarator_alone_gives() -> None:
+    """What reuse.remember stores as a function's declarator (its definition's Decl) is what
+    chunks.parse_declarator makes of the declarator alone, coordinates and the names it
+    declares at file scope included: a new process takes one for the other."""
+    checked = 0
+    for src, model in _svcomp_sources():
+        try:
+            pp = preprocess(str(src), None, PreprocessOptions(data_model=model))
+        except FrontendError:
+            continue
+        text = load_module.split_preprocessed(pp)[1]
+        whole_parser, alone_parser = chunks._ChunkParser(), chunks._ChunkParser()
+        whole_scope, alone_scope = chunks._LoggedScope(), chunks._LoggedScope()
+        for ch in chunks.split_chunks(text):
+            whole_scope.log = []
+            ext = whole_parser.parse_chunk(ch, whole_scope)
+            alone_scope.log = []
+            stub = alone_parser.parse_declarator(ch, alone_scope) if ch.is_function else None
+            if stub is None:
+                alone_scope.log = []
+                alone_parser.parse_chunk(ch, alone_scope)
+                continue
+            (fd,) = ext
+            assert fd.param_decls is None and fd.coord == stub.coord, (src.name, ch.declarator)
+            assert _same_ast(fd.decl, stub.decl) is None, (src.name, ch.declarator, _same_ast(fd.decl, stub.decl))
+            assert whole_scope.log == alone_scope.log, (src.name, ch.declarator)
+            checked += 1
+    assert checked > 500
 
 
 _FRAGMENTS = ["int x = 1;", "/*", "*/", "/* c */", "// c", "\\", "\n", "\r\n", " ", "#", "#define M(a) \\", "#include <x.h>",

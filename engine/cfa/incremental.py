@@ -75,13 +75,17 @@ def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Cal
         hits[ch.start] = got
         return False
 
+    def stored_stub(ch: Chunk):
+        return reuse.stub(keys[ch.start][0], ch.line) if ch.start in hits else None
+
     try:
-        parsed = parse_chunks(chunks, will_build)
+        parsed = parse_chunks(chunks, will_build, stored_stub)
     except _PARSER_FAILURES as exc:
         raise NotChunkable(f"{type(exc).__name__}: {exc}") from exc
     ext: list[c_ast.Node] = []
     fd_keys: dict[int, tuple[str, str, int]] = {}
     fd_hits: dict[int, tuple] = {}
+    declared: dict[int, tuple[int, tuple[tuple[str, bool], ...]]] = {}
     include = bytearray(len(pplines) + 2)
     for pc in parsed:
         ch = pc.chunk
@@ -94,11 +98,12 @@ def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Cal
             raise AssertionError("a chunk to build was parsed at another line")  # parse_chunks guarantees it
         if ch.start in keys and single:
             fd_keys[id(pc.ext[0])] = keys[ch.start]
+            declared[id(pc.ext[0])] = (ch.line, pc.declared)
         for ln in range(ch.line, ch.end_line + 1):
             include[ln] = 1
     sm = SourceMap(pplines, read, include=lambda ln: bool(include[ln]) if ln < len(include) else False,
                    groups=layout.groups)
-    r = reuse.FunctionReuse(fd_keys, fd_hits, store)
+    r = reuse.FunctionReuse(fd_keys, fd_hits, store, declared)
     builder = ProgramBuilder(c_ast.FileAST(ext), Spans(sm), DataModel(data_model), path, entry, reuse=r)
     program = builder.build()
     r.flush()

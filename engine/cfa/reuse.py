@@ -42,6 +42,12 @@ class _Built:
     effects: FunctionEffects
     file: str
     base: int  # the original line the function starts at
+    # The definition's declarator as a body-less FuncDef (what chunks.parse_declarator makes of
+    # it), at physical line ``stub_line``, and what it declared at file scope: a new process that
+    # reuses the build takes these instead of parsing the declarator. Handed out once (see stub).
+    stub: c_ast.FuncDef | None = None
+    stub_line: int = 0
+    stub_scope: tuple[tuple[str, bool], ...] = ()
 
 
 class FunctionStore(Protocol):
@@ -58,8 +64,12 @@ class FunctionReuse:
     also written to ``store`` (at ``flush``), for the next process."""
 
     def __init__(self, keys: dict[int, tuple[str, str, int]], hits: dict[int, tuple[FunctionCFA, FunctionEffects]],
-                 store: FunctionStore | None = None):
+                 store: FunctionStore | None = None,
+                 declared: dict[int, tuple[int, tuple[tuple[str, bool], ...]]] | None = None):
         self.keys = keys
+        # Per definition built (by the id of its FuncDef): its chunk's physical line and what
+        # its parse declared at file scope, stored with the build for the stub.
+        self.declared = declared or {}
         self.hits = hits
         self.reused = 0
         self.built_count = 0
@@ -83,7 +93,8 @@ class FunctionReuse:
     def built(self, fd: c_ast.FuncDef, cfa: FunctionCFA, effects: FunctionEffects) -> None:
         self.built_count += 1
         k = self.keys.get(id(fd))
-        if k is not None and remember(k[0], k[1], k[2], cfa, effects) and self.store is not None:
+        if k is not None and remember(k[0], k[1], k[2], cfa, effects, fd, self.declared.get(id(fd))) \
+                and self.store is not None:
             payload = _serialize(_MEMO[k[0]])
             if payload is not None:
                 self._pending.append((persistent_key(k[0]), k[1], k[2], payload))
@@ -123,6 +134,33 @@ def preload(keys: list[str], store: FunctionStore) -> None:
             _MEMO[by_pkey[pkey]] = built
 
 
+def stub(key: str, line: int) -> tuple[c_ast.FuncDef, tuple[tuple[str, bool], ...]] | None:
+    """The stored declarator of the build with this key, for its chunk now at physical line
+    ``line``, and what it declares at file scope; once: the program's AST takes it, and the
+    builder may annotate it, so a later load parses the declarator again."""
+    hit = _MEMO.get(key)
+    if hit is None or hit.stub is None:
+        return None
+    fd, d = hit.stub, line - hit.stub_line
+    hit.stub = None
+    if d:  # a copy: in this process the stub is the definition's own Decl, in the AST it was built from
+        fd = copy.deepcopy(fd)
+        _move_coords(fd, d)
+    return fd, hit.stub_scope
+
+
+def _move_coords(node: c_ast.Node, d: int) -> None:
+    from pycparser.c_parser import Coord
+
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        c = n.coord
+        if c is not None:
+            n.coord = Coord(c.file, c.line + d, c.column)
+        stack.extend(child for _, child in n.children())
+
+
 def _placed(key: str, hit: _Built, base: int) -> tuple[FunctionCFA, FunctionEffects]:
     _MEMO.move_to_end(key)
     if hit.base != base:
@@ -131,11 +169,21 @@ def _placed(key: str, hit: _Built, base: int) -> tuple[FunctionCFA, FunctionEffe
     return hit.cfa, hit.effects
 
 
-def remember(key: str, file: str, base: int, cfa: FunctionCFA, effects: FunctionEffects) -> bool:
+def remember(key: str, file: str, base: int, cfa: FunctionCFA, effects: FunctionEffects,
+             fd: c_ast.FuncDef | None = None, declared: tuple[int, tuple[tuple[str, bool], ...]] | None = None
+             ) -> bool:
     # Only a function whose every range lies in its own file moves as one piece.
     if not all(r.file == file for r in _ranges(cfa, effects)):
         return False
-    _MEMO[key] = _Built(cfa, effects, file, base)
+    built = _Built(cfa, effects, file, base)
+    if fd is not None and declared is not None and fd.param_decls is None:
+        # The declarator of a full parse is what parsing it alone gives (tests/test_incremental_frontend.py
+        # checks it over the SV-COMP tasks); K&R parameters are left to the parser.
+        from pycparser import c_ast
+
+        built.stub = c_ast.FuncDef(fd.decl, None, c_ast.Compound([]), fd.decl.coord)
+        built.stub_line, built.stub_scope = declared
+    _MEMO[key] = built
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return True
@@ -258,4 +306,4 @@ def _shifted(b: _Built, d: int) -> _Built:
     diags = [replace(x, line=x.line + d, range=x.range.shifted(d)) if x.range is not None else x for x in eff.diagnostics]
     effects = FunctionEffects([replace(v, range=_shift(v.range, d)) for v in eff.vars], list(eff.addressed),
                               [(name, _shift(r, d)) for name, r in eff.implicit], diags)
-    return _Built(new_cfa, effects, b.file, b.base + d)
+    return _Built(new_cfa, effects, b.file, b.base + d, b.stub, b.stub_line, b.stub_scope)

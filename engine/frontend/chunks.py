@@ -175,6 +175,7 @@ class ParsedChunk:
     chunk: Chunk
     ext: list[c_ast.Node]
     line: int  # the physical line the coordinates in ext were made for
+    declared: tuple[tuple[str, bool], ...] = ()  # what the chunk declared at file scope (name, is a typedef)
 
     @property
     def placed(self) -> bool:
@@ -186,11 +187,13 @@ _AST_MEMO: OrderedDict[tuple[str, int, str], tuple[list[c_ast.Node], tuple[tuple
 _AST_MEMO_SIZE = 20_000
 
 
-def parse_chunks(chunks: list[Chunk], need_placed) -> list[ParsedChunk]:
+def parse_chunks(chunks: list[Chunk], need_placed, stored_stub=None) -> list[ParsedChunk]:
     """Parse every chunk in order, reusing the parse of a chunk with the same text, column
     and file scope. ``need_placed(chunk, scope_digest)``, asked of every chunk, says whether
     it will be built (so its coordinates must be exact); a reused parse made at another line
-    is then made again. Raises c_parser.ParseError (and whatever pycparser raises on bad input)."""
+    is then made again. ``stored_stub(chunk)``, asked of a function that will not be built,
+    gives its declarator's parse (placed at the chunk) and what that declared, if a store kept
+    them. Raises c_parser.ParseError (and whatever pycparser raises on bad input)."""
     parser: _ChunkParser | None = None
     scope = _LoggedScope()
     digest = ""
@@ -202,18 +205,27 @@ def parse_chunks(chunks: list[Chunk], need_placed) -> list[ParsedChunk]:
         if hit is not None and placed and hit[2] != ch.line:
             hit = None
         if hit is None:
-            if parser is None:
-                parser = _ChunkParser()
-            scope.log = []
-            stub = None if placed or not ch.is_function else parser.parse_declarator(ch, scope)
+            stored = None if placed or not ch.is_function or stored_stub is None else stored_stub(ch)
+            if stored is not None:
+                stub, delta = stored
+                for name, is_type in delta:
+                    dict.__setitem__(scope, name, is_type)
+            else:
+                if parser is None:
+                    parser = _ChunkParser()
+                scope.log = []
+                stub = None if placed or not ch.is_function else parser.parse_declarator(ch, scope)
+                delta = tuple(scope.log)
             if stub is not None:
                 # A function whose build is reused needs only its declarator: its body is
                 # not parsed (nor memoized: a later load may have to build it).
-                ext, delta, line = [stub], tuple(scope.log), ch.line
-                out.append(ParsedChunk(ch, ext, line))
+                ext, line = [stub], ch.line
+                out.append(ParsedChunk(ch, ext, line, delta))
                 if delta:
                     digest = sha1(f"{digest}|{delta!r}".encode()).hexdigest()
                 continue
+            if parser is None:
+                parser = _ChunkParser()
             scope.log = []
             ext = parser.parse_chunk(ch, scope)
             delta = tuple(scope.log)
@@ -226,7 +238,7 @@ def parse_chunks(chunks: list[Chunk], need_placed) -> list[ParsedChunk]:
             ext, delta, line = hit
             for name, is_type in delta:
                 dict.__setitem__(scope, name, is_type)
-        out.append(ParsedChunk(ch, ext, line))
+        out.append(ParsedChunk(ch, ext, line, delta))
         if delta:
             digest = sha1(f"{digest}|{delta!r}".encode()).hexdigest()
     return out
