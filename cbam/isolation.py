@@ -62,11 +62,17 @@ def run(fn: Callable[[], Any], time_limit: float, peak_memory: Callable[[], floa
     """``fn()`` in a forked child, killed at ``time_limit`` + GRACE_S seconds. The caller closes
     what a child must not share (a database connection) before, and ``fn`` opens its own."""
     read_end, write_end = os.pipe()
+    # Held open by this process alone: the child sees it close if this process dies (killed by
+    # a CI job's timeout, say), and ends too rather than run on unwatched.
+    alive_r, alive_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_end)
+        os.close(alive_w)
+        _end_with_parent(alive_r)
         _child(fn, write_end, peak_memory)
     os.close(write_end)
+    os.close(alive_r)
     reaped = False
     try:
         chunks, over = _read(pid, read_end, time.monotonic() + time_limit + GRACE_S)
@@ -74,10 +80,21 @@ def run(fn: Callable[[], Any], time_limit: float, peak_memory: Callable[[], floa
         reaped = True
     finally:
         os.close(read_end)
+        os.close(alive_w)
         if not reaped:  # an interrupted wait (Ctrl-C) leaves no child running
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
     return _outcome(chunks, over, status)
+
+
+def _end_with_parent(alive: int) -> None:
+    import threading
+
+    def watch() -> None:
+        os.read(alive, 1)  # returns (empty) only when the parent's end is closed: it has ended
+        os._exit(70)
+
+    threading.Thread(target=watch, name="cbam-parent-watch", daemon=True).start()
 
 
 def _child(fn: Callable[[], Any], out: int, peak_memory: Callable[[], float]) -> None:

@@ -7,6 +7,8 @@ import faulthandler
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -14,6 +16,8 @@ from cbam.engine.frontend.errors import Diagnostic, FrontendError
 
 from cbam import commands, isolation
 from cbam.cli import main
+
+from .conftest import ROOT
 
 pytestmark = pytest.mark.skipif(not isolation.available(), reason="no fork on this platform")
 
@@ -78,6 +82,52 @@ def test_a_child_past_its_limit_is_killed():
     out = isolation.run(lambda: time.sleep(120), 0.5, lambda: 0.0)
     assert out.over_limit and not out.ok
     assert time.monotonic() - t0 < 60  # far below the sleep: the child was killed, not waited for
+
+
+_ORPHAN = """
+import os, sys, time
+from cbam import isolation
+
+def work():
+    with open(sys.argv[1], "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(600)
+
+isolation.run(work, 600.0, lambda: 0.0)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Not ended: neither gone nor a zombie (which only waits for init to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_child_ends_with_its_parent(tmp_path):
+    """A parent killed outright (a CI job's timeout) leaves no analysis running unwatched."""
+    pid_file = tmp_path / "child.pid"
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN, str(pid_file)], cwd=ROOT)
+    try:
+        for _ in range(600):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.1)
+        child = int(pid_file.read_text())
+        assert _running(child)
+        parent.kill()
+        parent.wait()
+        for _ in range(300):
+            if not _running(child):
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("the child outlived its parent")
+    finally:
+        parent.kill()
 
 
 # ---- through cbam verify ------------------------------------------------------------------------
