@@ -64,17 +64,13 @@ def _run(cmd: list[str], yml: str, timeout: float) -> dict:
     elapsed = time.monotonic() - t0
     peak_mb = 0.0
     engine = ""
+    crashes = 0
     verdict, reason = "ERROR", err.decode(errors="replace").strip().splitlines()[-1:] or [""]
     reason = reason[0] if isinstance(reason, list) else reason
     if killed:
         verdict, reason = "TIMEOUT", "killed"
     elif proc.returncode < 0:
-        # A native crash: faulthandler's last line says little; the signal and the innermost
-        # frame of the crashing thread say where.
-        lines = [ln.strip() for ln in err.decode(errors="replace").splitlines()]
-        current = next((i for i, ln in enumerate(lines) if ln.startswith("Current thread")), len(lines))
-        frame = next((ln for ln in lines[current:] if ln.startswith("File ")), "")
-        reason = f"signal {-proc.returncode}" + (f" at {frame}" if frame else "")
+        reason = f"signal {-proc.returncode}" + _crash_site(err)
     else:
         try:
             data = json.loads(out)
@@ -82,10 +78,21 @@ def _run(cmd: list[str], yml: str, timeout: float) -> dict:
             reason = data.get("reason", "")
             peak_mb = float(data.get("statistics", {}).get("peak_memory_mb", 0.0))
             engine = data.get("statistics", {}).get("decided_by", "")
+            # The analysis runs in a child (cbam/isolation.py), which is run again after a crash.
+            crashes = data.get("statistics", {}).get("crashed_attempts", 0)
         except json.JSONDecodeError:
             pass
     return {"task": yml, "result": verdict, "reason": reason, "time": round(elapsed, 2), "peak_mb": round(peak_mb, 1),
-            "engine": engine}
+            "engine": engine, **({"child_crash": f"{crashes} x{_crash_site(err)}"} if crashes else {})}
+
+
+def _crash_site(err: bytes) -> str:
+    """Where a native crash happened: faulthandler's last line says little; the innermost frame
+    of the crashing thread says where."""
+    lines = [ln.strip() for ln in err.decode(errors="replace").splitlines()]
+    current = next((i for i, ln in enumerate(lines) if ln.startswith("Current thread")), len(lines))
+    frame = next((ln for ln in lines[current:] if ln.startswith("File ")), "")
+    return f" at {frame}" if frame else ""
 
 
 def main() -> int:
@@ -136,6 +143,9 @@ def main() -> int:
         if kind in ("correct", "WRONG"):
             engines[res.get("engine") or "?"][kind] += 1
         note = res["reason"][:70].replace("|", "/") if kind != "correct" else ""
+        if res.get("child_crash"):
+            total["child crashes"] += 1
+            note = f"analysis child crashed {res['child_crash']}; {note}"[:160].replace("|", "/")
         lines.append(f"| {r['task_yml_path'][2:]} | {exp} | {res['result']} | {res.get('engine', '')} | {res['time']} | "
                      f"{res['peak_mb']} | {note} |")
     summary = ["| folder | tasks | correct (true/false) | wrong | unknown | n/a | score |", "|---|---:|---:|---:|---:|---:|---:|"]
@@ -145,6 +155,8 @@ def main() -> int:
                        f"{d['WRONG']} | {d['unknown']} | {d['n/a']} | {d['score']} |")
     by_engine = ["| deciding engine | correct | wrong |", "|---|---:|---:|"]
     by_engine += [f"| {e} | {d['correct']} | {d['WRONG']} |" for e, d in sorted(engines.items())]
+    summary.append(f"\nTasks whose analysis child crashed and was run again (cbam/isolation.py): "
+                   f"{total['child crashes']}")
     stamp = time.strftime("%Y%m%d-%H%M%S")
     report = "\n".join(summary) + "\n\n" + "\n".join(by_engine) + "\n\n" + "\n".join(lines) + "\n"
     tag = f"{args.config}{'-cache' if args.cache else ''}"
