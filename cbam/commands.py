@@ -136,10 +136,12 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if store is None:  # summaries are read back from a store: use a throw-away one
         tmp = tempfile.TemporaryDirectory()
         store = api.open_cache(tmp.name)
+    args._cache = store
     try:
         return _print_summaries(args, store)
     finally:  # explicitly: the command line exits without Python's finalization (cli.run)
-        store.close()
+        if args._cache is not None:
+            args._cache.close()
         if tmp is not None:
             tmp.cleanup()
 
@@ -147,14 +149,27 @@ def cmd_summary(args: argparse.Namespace) -> int:
 def _print_summaries(args: argparse.Namespace, store) -> int:
     # Block summaries are CEGAR's: the Horn-clause engine, which keeps none, stays out.
     opts = api.VerifyOptions(config=args.config, timeout=args.timeout, cache=store, harness=False, horn=False)
+    pp = pp_options(args, args.data_model or "LP64")
+    entries = [args.entry] if args.entry else None
+
+    def work(child_store, limit: float):
+        return api.verify_entries(args.file, preprocess=pp, entries=entries,
+                                  options=opts._replace(cache=child_store, timeout=limit))
+
+    from cbam import isolation
+
     try:
-        report = api.verify_entries(args.file, preprocess=pp_options(args, args.data_model or "LP64"),
-                                    entries=[args.entry] if args.entry else None, options=opts)
+        if not isolation.available():
+            report = work(store, args.timeout)
+        else:  # in a child, as cbam verify's analysis (_analyse_in_child)
+            out, crashes = _isolated(work, args, store, args.timeout)
+            store = _store(args)
+            report = out.value if out.ok else _no_answer(out, crashes, opts)
     except api.FrontendError as exc:
         for d in exc.diagnostics:
             print(d, file=sys.stderr)
         return EXIT_USAGE
-    if args.function and all(f.name != args.function for f in report.functions):
+    if args.function and report.functions and all(f.name != args.function for f in report.functions):
         print(f"cbam: no function named '{args.function}' in {args.file}", file=sys.stderr)
         return EXIT_USAGE
     for f in report.functions:
@@ -429,56 +444,70 @@ def _analyse(source: str, pp, pp_text: str, entry: str | None, opts) -> tuple[di
 
 def _analyse_in_child(source: str, pp, pp_text: str, args: argparse.Namespace, opts
                       ) -> tuple[dict, list[str | None], float]:
-    """_analyse in a forked child: a crash is retried once with the time left, then answered
-    UNKNOWN (crashed); a child past its time limit is killed and answered UNKNOWN (timeout)."""
-    from cbam import isolation
-
-    cache_dir = None
-    if opts.cache is not None:  # a connection must not cross a fork: the child opens its own
-        cache_dir = args._cache_dir = opts.cache.dir
-        opts.cache.close()
-        args._cache = None
+    """_analyse in a forked child (see _isolated); UNKNOWN (crashed, or timeout) when it gives
+    no answer."""
     start = time.monotonic()
-    limit = opts.timeout
-    crashes: list[str] = []
-    while True:
-        out = isolation.run(lambda limit=limit: _analyse_with_store(source, pp, pp_text, args.entry, opts, cache_dir,
-                                                                    limit), limit, peak_memory_mb)
-        if out.raised is not None:
-            raise out.raised
-        if out.error:
-            raise RuntimeError(f"the analysis process failed:\n{out.error}")
-        if not out.signal:
-            break
-        crashes.append(isolation.signal_name(out.signal))
-        left = opts.timeout - (time.monotonic() - start)
-        again = len(crashes) == 1 and left >= isolation.RETRY_MIN_S
-        print(f"cbam: the analysis process crashed ({crashes[-1]}) after {time.monotonic() - start:.1f} s"
-              + (f"; analysing again with the {left:.1f} s left" if again else ""), file=sys.stderr)
-        if not again:
-            break
-        limit = left
+    out, crashes = _isolated(lambda store, limit: _analyse(source, pp, pp_text, args.entry,
+                                                           opts._replace(cache=store, timeout=limit)),
+                             args, opts.cache, opts.timeout)
     if out.ok:
         data, harnesses = out.value
     else:
-        reason, kind = ((f"time limit of {opts.timeout:g} s reached (the analysis overran it and was stopped)",
-                         "timeout") if out.over_limit else
-                        (f"the analysis process crashed ({', then '.join(crashes)}); see the messages above", "crashed"))
-        data, harnesses = api.unknown_report(reason, kind, opts).result.to_json(), []
+        data, harnesses = _no_answer(out, crashes, opts).result.to_json(), []
         data["file"] = source
         data["statistics"]["time"] = round(time.monotonic() - start, 3)
     data["statistics"]["crashed_attempts"] = len(crashes)
     return data, harnesses, out.peak_memory_mb
 
 
-def _analyse_with_store(source: str, pp, pp_text: str, entry: str | None, opts, cache_dir: str | None,
-                        limit: float) -> tuple[dict, list[str | None]]:
+def _isolated(work, args: argparse.Namespace, store, timeout: float):
+    """``work(store, time_limit)`` in a forked child (cbam/isolation.py), with a cache of its
+    own (a connection must not cross a fork: this process's is closed, and _store opens it
+    again). A crash is run again once with the time left; the outcome and the crashes' signals."""
+    from cbam import isolation
+
+    cache_dir = None
+    if store is not None:
+        cache_dir = args._cache_dir = store.dir
+        store.close()
+        args._cache = None
+    start = time.monotonic()
+    limit = timeout
+    crashes: list[str] = []
+    while True:
+        out = isolation.run(lambda limit=limit: _with_store(work, cache_dir, limit), limit, peak_memory_mb)
+        if out.raised is not None:
+            raise out.raised
+        if out.error:
+            raise RuntimeError(f"the analysis process failed:\n{out.error}")
+        if not out.signal:
+            return out, crashes
+        crashes.append(isolation.signal_name(out.signal))
+        left = timeout - (time.monotonic() - start)
+        again = len(crashes) == 1 and left >= isolation.RETRY_MIN_S
+        print(f"cbam: the analysis process crashed ({crashes[-1]}) after {time.monotonic() - start:.1f} s"
+              + (f"; analysing again with the {left:.1f} s left" if again else ""), file=sys.stderr)
+        if not again:
+            return out, crashes
+        limit = left
+
+
+def _with_store(work, cache_dir: str | None, limit: float):
     store = api.open_cache(cache_dir) if cache_dir is not None else None
     try:
-        return _analyse(source, pp, pp_text, entry, opts._replace(cache=store, timeout=limit))
+        return work(store, limit)
     finally:
         if store is not None:
             store.close()
+
+
+def _no_answer(out, crashes: list[str], opts):
+    """The report of a child that gave no answer: killed past its limit, or crashed."""
+    if out.over_limit:
+        return api.unknown_report(f"time limit of {opts.timeout:g} s reached (the analysis overran it and was stopped)",
+                                  "timeout", opts)
+    return api.unknown_report(f"the analysis process crashed ({', then '.join(crashes)}); see the messages above",
+                              "crashed", opts)
 
 
 def loaded() -> None:

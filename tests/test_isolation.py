@@ -207,3 +207,25 @@ def test_a_syntax_error_found_in_the_child_is_reported_as_usual(tmp_path, capfd)
     code = main(["verify", "--no-cache", "--no-progress", str(src)])
     _, err = capfd.readouterr()
     assert code == 2 and f"{src}:1:" in err and "error" in err
+
+
+def test_cbam_summary_analyses_in_a_child_too(tmp_path, capfd, monkeypatch):
+    """A crash while cbam summary analyses is run again; the summaries are read back from the
+    cache the child filled."""
+    src = tmp_path / "twice.c"
+    src.write_text("int twice(int n) { return n + n; }\nint main(void) { return twice(3); }\n")
+    real = commands.api.verify_entries
+    marker = tmp_path / "crashes"
+
+    def verify_entries(*args, **kwargs):
+        if not marker.exists():
+            marker.write_text("1")
+            faulthandler.disable()
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(commands.api, "verify_entries", verify_entries)
+    code = main(["summary", str(src), "--cache-dir", str(tmp_path / "cache")])
+    out, err = capfd.readouterr()
+    assert code == 0 and "the analysis process crashed (SIGSEGV)" in err
+    assert "twice(n):" in out and "\\result == 6" in out and out.rstrip().endswith("Verification result: TRUE")
