@@ -139,7 +139,7 @@ def _read(pid: int, read_end: int, deadline: float) -> tuple[list[bytes], bool]:
         if left <= 0:
             os.kill(pid, signal.SIGKILL)
             return chunks, True
-        ready, _, _ = select.select([read_end], [], [], left)
+        ready, _, _ = select.select([read_end], [], [], min(left, 3600.0))  # select takes no infinity
         if ready:
             chunk = os.read(read_end, 1 << 20)
             if not chunk:

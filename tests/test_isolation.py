@@ -229,3 +229,33 @@ def test_cbam_summary_analyses_in_a_child_too(tmp_path, capfd, monkeypatch):
     out, err = capfd.readouterr()
     assert code == 0 and "the analysis process crashed (SIGSEGV)" in err
     assert "twice(n):" in out and "\\result == 6" in out and out.rstrip().endswith("Verification result: TRUE")
+
+
+def test_the_time_limit_is_the_files_loading_included(tmp_path, capfd, monkeypatch):
+    """The analysis gets what loading left of the limit: the engine stops by itself before the
+    child is killed at the limit (which counts from before loading)."""
+    src = tmp_path / "safe.c"
+    src.write_text(SAFE)
+    real_load, real_verify = commands.api.load, commands.api.verify
+    given = tmp_path / "given"
+
+    def slow_load(*args, **kwargs):
+        time.sleep(0.5)
+        return real_load(*args, **kwargs)
+
+    def verify(program, opts):
+        given.write_text(str(opts.timeout))
+        return real_verify(program, opts)
+
+    monkeypatch.setattr(commands.api, "load", slow_load)
+    monkeypatch.setattr(commands.api, "verify", verify)
+    code, data, _ = _verify(capfd, str(src), "--no-cache", "--timeout", "10")
+    assert code == 0 and data["verdict"] == "TRUE"
+    assert float(given.read_text()) <= 9.5
+
+
+@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "soon"])
+def test_a_time_limit_is_a_positive_number_of_seconds(limit, capfd):
+    code = main(["verify", "--timeout", limit, "examples/safe.c"])
+    _, err = capfd.readouterr()
+    assert code == 2 and f"--timeout: not a positive number of seconds: '{limit}'" in err
