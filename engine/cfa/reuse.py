@@ -44,7 +44,8 @@ class _Built:
     base: int  # the original line the function starts at
     # The definition's declarator as a body-less FuncDef (what chunks.parse_declarator makes of
     # it), at physical line ``stub_line``, and what it declared at file scope: a new process that
-    # reuses the build takes these instead of parsing the declarator. Handed out once (see stub).
+    # reuses the build takes these instead of parsing the declarator. Only a stored build has
+    # them (the AST is then its own), and hands them out once (see stub).
     stub: c_ast.FuncDef | None = None
     stub_line: int = 0
     stub_scope: tuple[tuple[str, bool], ...] = ()
@@ -93,9 +94,8 @@ class FunctionReuse:
     def built(self, fd: c_ast.FuncDef, cfa: FunctionCFA, effects: FunctionEffects) -> None:
         self.built_count += 1
         k = self.keys.get(id(fd))
-        if k is not None and remember(k[0], k[1], k[2], cfa, effects, fd, self.declared.get(id(fd))) \
-                and self.store is not None:
-            payload = _serialize(_MEMO[k[0]])
+        if k is not None and remember(k[0], k[1], k[2], cfa, effects) and self.store is not None:
+            payload = _serialize(_with_stub(_MEMO[k[0]], fd, self.declared.get(id(fd))))
             if payload is not None:
                 self._pending.append((persistent_key(k[0]), k[1], k[2], payload))
 
@@ -143,8 +143,7 @@ def stub(key: str, line: int) -> tuple[c_ast.FuncDef, tuple[tuple[str, bool], ..
         return None
     fd, d = hit.stub, line - hit.stub_line
     hit.stub = None
-    if d:  # a copy: in this process the stub is the definition's own Decl, in the AST it was built from
-        fd = copy.deepcopy(fd)
+    if d:
         _move_coords(fd, d)
     return fd, hit.stub_scope
 
@@ -161,6 +160,19 @@ def _move_coords(node: c_ast.Node, d: int) -> None:
         stack.extend(child for _, child in n.children())
 
 
+def _with_stub(built: _Built, fd: c_ast.FuncDef, declared: tuple[int, tuple[tuple[str, bool], ...]] | None
+               ) -> _Built:
+    """The build to store: with its declarator, which a definition's full parse gives as parsing
+    the declarator alone does (tests/test_incremental_frontend.py checks it over the SV-COMP
+    tasks). K&R parameters are left to the parser."""
+    if declared is None or fd.param_decls is not None:
+        return built
+    from pycparser import c_ast
+
+    return replace(built, stub=c_ast.FuncDef(fd.decl, None, c_ast.Compound([]), fd.decl.coord),
+                   stub_line=declared[0], stub_scope=declared[1])
+
+
 def _placed(key: str, hit: _Built, base: int) -> tuple[FunctionCFA, FunctionEffects]:
     _MEMO.move_to_end(key)
     if hit.base != base:
@@ -169,21 +181,11 @@ def _placed(key: str, hit: _Built, base: int) -> tuple[FunctionCFA, FunctionEffe
     return hit.cfa, hit.effects
 
 
-def remember(key: str, file: str, base: int, cfa: FunctionCFA, effects: FunctionEffects,
-             fd: c_ast.FuncDef | None = None, declared: tuple[int, tuple[tuple[str, bool], ...]] | None = None
-             ) -> bool:
+def remember(key: str, file: str, base: int, cfa: FunctionCFA, effects: FunctionEffects) -> bool:
     # Only a function whose every range lies in its own file moves as one piece.
     if not all(r.file == file for r in _ranges(cfa, effects)):
         return False
-    built = _Built(cfa, effects, file, base)
-    if fd is not None and declared is not None and fd.param_decls is None:
-        # The declarator of a full parse is what parsing it alone gives (tests/test_incremental_frontend.py
-        # checks it over the SV-COMP tasks); K&R parameters are left to the parser.
-        from pycparser import c_ast
-
-        built.stub = c_ast.FuncDef(fd.decl, None, c_ast.Compound([]), fd.decl.coord)
-        built.stub_line, built.stub_scope = declared
-    _MEMO[key] = built
+    _MEMO[key] = _Built(cfa, effects, file, base)
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return True
