@@ -13,3 +13,9 @@ _root = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
 if not _os.path.isdir(_os.path.join(__path__[0], "engine")) and _os.path.isfile(
         _os.path.join(_root, "engine", "__init__.py")):
     __path__.append(_root)
+
+# Every dataclass's methods are compiled from text when its class is created; the code is kept
+# across processes (see methodcache).
+from . import methodcache as _methodcache  # noqa: E402
+
+_methodcache.install()

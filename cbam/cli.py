@@ -8,7 +8,7 @@ import gc
 import os
 import sys
 
-from cbam import __version__
+from cbam import __version__, methodcache
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
@@ -120,6 +120,7 @@ def run() -> None:
             stream.flush()
         except BrokenPipeError:
             pass
+    methodcache.save()  # what atexit would do
     os._exit(code)
 
 
