@@ -64,6 +64,32 @@ def test_instantiating_a_symbolic_value_is_evaluating_it(e, x):
     assert sym.instantiate(symbolic, {"f::x": x}, {}) == concrete
 
 
+BOOL = IntType("_Bool", 8, False, 0)
+ULONG = IntType("unsigned long", 64, False, 4)
+TYPES = [INT, UINT, CHAR, LONG, BOOL, ULONG]
+
+
+def in_range(t):
+    return st.one_of(st.integers(t.min, t.max), st.sampled_from([t.min, t.max, 0, 1, -1 if t.signed else 2]))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from(["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "==", "!=", "<", ">", "<=", ">="]),
+       st.sampled_from(TYPES), st.sampled_from(TYPES), st.data())
+def test_an_instantiated_operation_is_eval_binary(op, left_t, result_t, data):
+    """The operations a summary's instantiation runs (unrolled per operator and type) compute
+    what cfa.semantics computes."""
+    from cbam.engine.cfa.semantics import eval_binary
+
+    a, b = data.draw(in_range(left_t)), data.draw(in_range(left_t))
+    assert sym._fast_binary(op, left_t, result_t)(a, b) == eval_binary(op, a, b, left_t, result_t)
+    fn = sym._make_operation("b", op, (left_t, result_t))
+    assert fn(a, b) == eval_binary(op, a, b, left_t, result_t)
+    absorbed = 0 if op in ("*", "&") and 0 in (a, b) else None
+    assert fn(a, None) == (0 if op in ("*", "&") and a == 0 else None)
+    assert fn(None, b) == (0 if op in ("*", "&") and b == 0 else None)
+    assert absorbed is None or fn(a, None) == 0 or fn(None, b) == 0
+
 def test_symbolic_values_survive_json_with_shared_nodes():
     x = sym.Param("f::x")
     acc: object = 0

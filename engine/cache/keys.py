@@ -53,8 +53,12 @@ KEY_RECIPE = "keys-4"  # keys-4: results may come from the Horn-clause engine (p
 def digest(*parts: Any, length: int = 40) -> str:
     """The one hash of the cache: SHA-256 of the parts as canonical JSON (sets and tuples as
     lists; anything else JSON cannot hold by its str)."""
-    text = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
+    text = _ENCODER.encode(parts)
     return sha256(text.encode()).hexdigest()[:length]
+
+
+# json.dumps with these arguments would make this encoder on every call (a thousand per edit).
+_ENCODER = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"))
 
 
 def analysis_context(program: Program, opts: VerifyOptions) -> str:

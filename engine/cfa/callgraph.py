@@ -12,6 +12,9 @@ class CallGraph:
     callees: dict[str, set[str]]
     sccs: list[list[str]] = field(default_factory=list)  # callees before callers
     scc_of: dict[str, int] = field(default_factory=dict)
+    # reachable's answers: the graph does not change once built, and BAM's blocks, the cache's
+    # keys and validity all ask for every function's.
+    _reach: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
     @staticmethod
     def of(program: Program) -> CallGraph:
@@ -28,7 +31,13 @@ class CallGraph:
     def recursive_functions(self) -> set[str]:
         return {f for f in self.callees if self.is_recursive(f)}
 
-    def reachable(self, root: str) -> set[str]:
+    def reachable(self, root: str) -> frozenset[str]:
+        hit = self._reach.get(root)
+        if hit is None:
+            hit = self._reach[root] = frozenset(self._reachable(root))
+        return hit
+
+    def _reachable(self, root: str) -> set[str]:
         seen = {root}
         stack = [root]
         while stack:

@@ -138,28 +138,18 @@ def instantiate(v: Any, env: dict[str, int], memo: dict[int, int | None]) -> int
         return v
     if id(v) in memo:
         return memo[id(v)]
-    for x in _post_order(v):
-        if id(x) in memo:
+    for nid, fn, s0, a0, s1, a1 in _tape(v):
+        if nid in memo:
             continue
-        if isinstance(x, Param):
-            memo[id(x)] = env.get(x.name)
+        if fn is None:
+            memo[nid] = env.get(a0)
             continue
-        assert isinstance(x, Op)
-        args = [memo[id(a)] if isinstance(a, Sym) else a for a in x.args]
-        if None in args:
-            # As the concrete evaluation: x*0 and x&0 are 0 even when x has no single value.
-            out = 0 if x.kind == "b" and x.op in ("*", "&") and 0 in args else None
-        elif x.kind == "b":
-            out = eval_binary(x.op, args[0], args[1], x.types[0], x.types[1])
-        elif x.kind == "u":
-            out = eval_unary(x.op, args[0], x.types[0])
-        else:
-            out = eval_cast(args[0], x.types[0])
-        memo[id(x)] = out
+        memo[nid] = fn(memo[a0] if s0 else a0, memo[a1] if s1 else a1)
     return memo[id(v)]
 
 
 _ORDERS: OrderedDict[int, tuple[Sym, list[Sym]]] = OrderedDict()
+_TAPES: OrderedDict[int, tuple[Sym, list[tuple[Any, ...]]]] = OrderedDict()
 _ORDERS_MAX = 256
 
 
@@ -188,6 +178,121 @@ def _post_order(root: Sym) -> list[Sym]:
     if len(_ORDERS) > _ORDERS_MAX:
         _ORDERS.popitem(last=False)
     return order
+
+
+def _tape(root: Sym) -> list[tuple[Any, ...]]:
+    """``_post_order(root)`` as steps ``(id, fn, is_node0, arg0, is_node1, arg1)``: ``fn`` computes
+    the node from its operands' values (a node operand is given by its id, its value then read
+    from the memo), or is None for a parameter (``arg0`` its name). Every call of a block
+    instantiates its summary's exit values again; the steps are made once per value."""
+    hit = _TAPES.get(id(root))
+    if hit is not None and hit[0] is root:
+        return hit[1]
+    tape: list[tuple[Any, ...]] = []
+    for x in _post_order(root):
+        if isinstance(x, Param):
+            tape.append((id(x), None, False, x.name, False, None))
+            continue
+        assert isinstance(x, Op)
+        a0 = x.args[0]
+        a1 = x.args[1] if len(x.args) > 1 else None
+        s0, s1 = isinstance(a0, Sym), isinstance(a1, Sym)
+        tape.append((id(x), _operation(x), s0, id(a0) if s0 else a0, s1, id(a1) if s1 else a1))
+    _TAPES[id(root)] = (root, tape)
+    if len(_TAPES) > _ORDERS_MAX:
+        _TAPES.popitem(last=False)
+    return tape
+
+
+_OPERATIONS: dict[tuple[str, str, tuple[IntType, ...]], Any] = {}
+
+
+def _operation(x: Op) -> Any:
+    """The function ``(a, b) -> value`` of an operation node, with ``cfa.semantics``' meaning and
+    None for "no single value" (an operand without one gives none, except that x*0 and x&0 are
+    0, as in the concrete evaluation)."""
+    key = (x.kind, x.op, x.types)
+    fn = _OPERATIONS.get(key)
+    if fn is None:
+        fn = _OPERATIONS[key] = _make_operation(*key)
+    return fn
+
+
+def _make_operation(kind: str, op: str, types: tuple[IntType, ...]) -> Any:
+    if kind == "u":
+        t = types[0]
+
+        def unary_op(a, _b):
+            return None if a is None else eval_unary(op, a, t)
+
+        return unary_op
+    if kind == "c":
+        t = types[0]
+
+        def cast_op(a, _b):
+            return None if a is None else eval_cast(a, t)
+
+        return cast_op
+    left_t, result_t = types
+    absorbing = op in ("*", "&")
+    arith = _fast_binary(op, left_t, result_t)
+
+    def binary_op(a, b):
+        if a is None or b is None:
+            return 0 if absorbing and (a == 0 or b == 0) else None
+        return arith(a, b)
+
+    return binary_op
+
+
+_COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, ">": int.__gt__, "<=": int.__le__,
+            ">=": int.__ge__}
+_ARITH = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
+
+
+def _fast_binary(op: str, left_t: IntType, result_t: IntType) -> Any:
+    """``eval_binary`` for one operator and its types, with the commonest cases unrolled
+    (tests/test_generalized_summaries.py checks them against eval_binary)."""
+    if isinstance(left_t, IntType) and isinstance(result_t, IntType) and not result_t.is_bool:
+        cmp = _COMPARE.get(op)
+        if cmp is not None:
+            return lambda a, b: 1 if cmp(a, b) else 0
+        arith = _ARITH.get(op)
+        if arith is not None:
+            if result_t.signed:
+                lo, hi = result_t.min, result_t.max
+                # A signed result in range is its own wrap; out of range it is undefined.
+                return lambda a, b: r if lo <= (r := arith(a, b)) <= hi else None
+            mask = (1 << result_t.bits) - 1
+            return lambda a, b: arith(a, b) & mask
+        if op in ("/", "%"):
+            return _division(op == "/", result_t)
+        bitwise = _BITWISE.get(op)
+        if bitwise is not None:
+            wrap = result_t.wrap
+            return lambda a, b: wrap(bitwise(a, b))
+    return lambda a, b: eval_binary(op, a, b, left_t, result_t)
+
+
+_BITWISE = {"&": int.__and__, "|": int.__or__, "^": int.__xor__}
+
+
+def _division(quotient: bool, result_t: IntType) -> Any:
+    signed, lo, hi = result_t.signed, result_t.min, result_t.max
+    wrap = result_t.wrap
+
+    def divide(a, b):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b)  # C truncates toward zero
+        if (a < 0) != (b < 0):
+            q = -q
+        r = q if quotient else a - q * b
+        if signed and not lo <= r <= hi:
+            return None
+        return wrap(r)
+
+    return divide
 
 
 # ---- persistence and display ----------------------------------------------------------------
