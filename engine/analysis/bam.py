@@ -100,6 +100,9 @@ class TargetTrace:
 
 @dataclass
 class BlockResult:
+    """A block's analysis for one reduced entry: its exits, the targets it reaches, and whether it used an
+    unfinished recursion's summary."""
+
     root: ARGState
     exits: list[ARGState]
     targets: list[TargetTrace]
@@ -110,6 +113,8 @@ class BlockResult:
 
 @dataclass
 class _Level:
+    """A block analysis in progress, on BAM's stack."""
+
     key: Hashable
     block: Block
     entry: tuple
@@ -119,6 +124,8 @@ class _Level:
 
 @dataclass
 class BAMStats:
+    """What BAM did: cache hits and misses, covered recursive calls, fixpoint iterations."""
+
     cache_hits: int = 0
     cache_misses: int = 0
     covered_calls: int = 0

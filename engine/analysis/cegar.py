@@ -51,12 +51,16 @@ class ChainRefiner:
 
 @dataclass
 class Confirmed:
+    """An error path that z3 showed to be feasible, with that proof."""
+
     path: ErrorPath
     feasibility: Feasibility
 
 
 @dataclass
 class CegarOutcome:
+    """How a CEGAR loop ended: safe, unsafe (with its paths) or unknown (with the reason)."""
+
     status: str  # "safe" | "unsafe" | "unknown"
     reason: str = ""
     kind: UnknownReason = UnknownReason.NONE  # why an "unknown" status (and what "reason" says)

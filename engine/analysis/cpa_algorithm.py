@@ -59,6 +59,8 @@ class BudgetExceeded(Exception):
 
 @dataclass
 class Successors:
+    """A state's successors, and the targets reached on the way."""
+
     states: list[ARGState] = field(default_factory=list)
     targets: list[object] = field(default_factory=list)  # opaque target records, propagated upward
 

@@ -30,6 +30,8 @@ class InputValue:
 
 @dataclass
 class Encoding:
+    """An error path as z3 constraints, with the inputs it reads and what each step writes."""
+
     constraints: list[Any] = field(default_factory=list)
     inputs: list[InputValue] = field(default_factory=list)
     # per step: list of (display name, term, type) written by the step
@@ -42,6 +44,8 @@ class Encoding:
 
 @dataclass
 class Feasibility:
+    """Whether an error path can run, and the model that makes it run."""
+
     status: str  # "sat" | "unsat" | "unknown" | "unsupported"
     encoding: Encoding | None = None
     model: Any = None  # z3's model of the encoding; None for a replayed path

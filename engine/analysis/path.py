@@ -39,6 +39,8 @@ class Step:
 
 @dataclass
 class ErrorPath:
+    """The steps from the program's start to an error location."""
+
     steps: list[Step]
     error: ErrorInfo
     error_node: CFANode

@@ -33,6 +33,8 @@ class UnknownReason(StrEnum):
 
 @dataclass
 class PathStepReport:
+    """One step of an error path, as a user reads it."""
+
     kind: str  # "decl" | "assign" | "branch" | "call" | "return" | "input" | "extern" | "error"
     message: str
     range: Range | None
@@ -48,6 +50,8 @@ class PathStepReport:
 
 @dataclass
 class InputReport:
+    """A nondeterministic input's value on a confirmed error path."""
+
     source: str
     value: int
     type: str
@@ -60,6 +64,8 @@ class InputReport:
 
 @dataclass
 class Violation:
+    """A confirmed property violation: where, how it is reached, and the inputs that reach it."""
+
     message: str
     kind: str
     range: Range | None
@@ -79,6 +85,8 @@ class Violation:
 
 @dataclass
 class Statistics:
+    """What a run did and how long it took."""
+
     time: float = 0.0
     states: int = 0
     refinements: int = 0
@@ -124,6 +132,8 @@ class Statistics:
 
 @dataclass
 class VerificationResult:
+    """A run's verdict, with its violations, its reason if UNKNOWN, and its statistics."""
+
     verdict: str  # "TRUE" | "FALSE" | "UNKNOWN"
     reason: str = ""
     violations: list[Violation] = field(default_factory=list)

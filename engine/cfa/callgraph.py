@@ -9,6 +9,8 @@ from .cfa import Program
 
 @dataclass
 class CallGraph:
+    """Who calls whom, with the recursive components."""
+
     callees: dict[str, set[str]]
     sccs: list[list[str]] = field(default_factory=list)  # callees before callers
     scc_of: dict[str, int] = field(default_factory=dict)

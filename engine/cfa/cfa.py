@@ -51,6 +51,8 @@ class CFANode:
 
 @dataclass
 class VarInfo:
+    """A program variable: its unique name, type, owner and where it is declared."""
+
     name: str
     type: CType
     function: str | None  # None for globals (including static locals, which live in globals)
@@ -70,6 +72,8 @@ _T = TypeVar("_T")
 
 @dataclass
 class FunctionCFA:
+    """One function's control-flow automaton, with what the front end found about it."""
+
     name: str
     entry: CFANode
     exit: CFANode
@@ -109,6 +113,8 @@ class FunctionCFA:
 
 @dataclass
 class Program:
+    """Every function's CFA, the variables and types, and what the front end reported."""
+
     data_model: DataModel
     functions: dict[str, FunctionCFA]
     vars: dict[str, VarInfo]

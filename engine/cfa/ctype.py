@@ -7,12 +7,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class CType:
+    """A C type as the analyses see it, with exact widths for the data model."""
+
     def key(self) -> str:
         raise NotImplementedError
 
 
 @dataclass(frozen=True)
 class VoidType(CType):
+    """void."""
+
     def key(self) -> str:
         return "void"
 
@@ -63,6 +67,8 @@ class IntType(CType):
 
 @dataclass(frozen=True)
 class PointerType(CType):
+    """A pointer, of the data model's width."""
+
     target: CType
     bits: int
 
@@ -75,6 +81,8 @@ class PointerType(CType):
 
 @dataclass(frozen=True)
 class ArrayType(CType):
+    """An array; size None for an incomplete or variable-length one."""
+
     elem: CType
     size: int | None
 
@@ -101,6 +109,8 @@ class StructType(CType):
 
 @dataclass(frozen=True)
 class FunctionType(CType):
+    """A function's type: result, parameters, and whether it is variadic or unprototyped."""
+
     ret: CType
     params: tuple[CType, ...]
     variadic: bool = False
@@ -116,6 +126,8 @@ class FunctionType(CType):
 
 @dataclass(frozen=True)
 class FloatType(CType):
+    """A floating type (float, double, long double), by name."""
+
     name: str
 
     def key(self) -> str:

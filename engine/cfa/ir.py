@@ -37,6 +37,8 @@ class Expr:
 
 @dataclass(frozen=True, slots=True)
 class Const(Expr):
+    """An integer constant of its type."""
+
     value: int
     type: CType
 
@@ -51,6 +53,8 @@ class Const(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Var(Expr):
+    """A variable, by its program-wide unique name."""
+
     name: str  # unique program-wide: "g", "f::x", "f::x.1", "f::__t3"
     type: CType
 
@@ -63,6 +67,8 @@ class Var(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Unary(Expr):
+    """-e, ~e or !e."""
+
     op: str  # "-", "~", "!"
     arg: Expr
     type: CType
@@ -79,6 +85,8 @@ class Unary(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Binary(Expr):
+    """e1 op e2, both operands already converted as C requires."""
+
     op: str  # + - * / % << >> & | ^ == != < > <= >=
     left: Expr
     right: Expr
@@ -96,6 +104,8 @@ class Binary(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Cast(Expr):
+    """A conversion to another type, explicit or implicit."""
+
     arg: Expr
     type: CType
 
@@ -112,6 +122,8 @@ class Cast(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Deref(Expr):
+    """*e."""
+
     ptr: Expr
     type: CType
 
@@ -127,6 +139,8 @@ class Deref(Expr):
 
 @dataclass(frozen=True, slots=True)
 class AddrOf(Expr):
+    """&e."""
+
     arg: Expr
     type: CType
 
@@ -142,6 +156,8 @@ class AddrOf(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Member(Expr):
+    """e.field (or e->field, as (*e).field)."""
+
     base: Expr  # an lvalue of struct/union type (p->f is Member(Deref(p), f))
     field: str
     type: CType
@@ -160,6 +176,8 @@ class Member(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Index(Expr):
+    """e[i]."""
+
     base: Expr  # an lvalue of array type
     index: Expr
     type: CType
@@ -176,6 +194,8 @@ class Index(Expr):
 
 @dataclass(frozen=True, slots=True)
 class StrLit(Expr):
+    """A string literal."""
+
     text: str
     type: CType
 
@@ -188,6 +208,8 @@ class StrLit(Expr):
 
 @dataclass(frozen=True, slots=True)
 class FuncRef(Expr):
+    """A function's name used as a value (its address)."""
+
     name: str
     type: CType
 
@@ -287,6 +309,8 @@ class Edge:
 
 @dataclass(eq=False)
 class BlankEdge(Edge):
+    """An edge that does nothing (joins, gotos, labels)."""
+
     label: str = ""
 
     def canon(self) -> str:
@@ -298,6 +322,8 @@ class BlankEdge(Edge):
 
 @dataclass(eq=False)
 class DeclEdge(Edge):
+    """A declaration, with its initialiser."""
+
     var: Var | None = None
     init: Expr | None = None  # None: uninitialised (an arbitrary value for locals); Const 0: zero-filled
     is_global: bool = False
@@ -320,6 +346,8 @@ class DeclEdge(Edge):
 
 @dataclass(eq=False)
 class AssignEdge(Edge):
+    """lhs = rhs, side-effect free on both sides."""
+
     lhs: Expr | None = None
     rhs: Expr | None = None
 
@@ -333,6 +361,8 @@ class AssignEdge(Edge):
 
 @dataclass(eq=False)
 class AssumeEdge(Edge):
+    """A branch: taken when cond is (or, with truth False, is not) nonzero."""
+
     cond: Expr | None = None
     truth: bool = True
 

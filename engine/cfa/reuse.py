@@ -38,6 +38,8 @@ class FunctionEffects:
 
 @dataclass
 class _Built:
+    """A function's build as the memo and the persistent cache keep it."""
+
     cfa: FunctionCFA
     effects: FunctionEffects
     file: str

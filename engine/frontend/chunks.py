@@ -32,6 +32,8 @@ class NotChunkable(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
+    """One top-level definition or declaration of the preprocessed text, where it lies."""
+
     text: str
     start: int  # offset in the parser's text
     line: int  # physical line of the first character (1-based)
@@ -172,6 +174,8 @@ class _ChunkParser(GnuParser):
 
 @dataclass
 class ParsedChunk:
+    """A chunk's top-level AST nodes, with the line their coordinates were made for."""
+
     chunk: Chunk
     ext: list[c_ast.Node]
     line: int  # the physical line the coordinates in ext were made for

@@ -70,6 +70,8 @@ _MISSING: Any = object()
 
 @dataclass(frozen=True, slots=True)
 class Ptr:
+    """A pointer value: an object and an offset in bytes (None: not known)."""
+
     obj: str
     off: int | None
 
@@ -89,6 +91,8 @@ class Zero:
 
 @dataclass(frozen=True, slots=True)
 class Heap:
+    """A heap object's size (None: not known) and whether it was freed."""
+
     size: int | None
     freed: bool = False
 
