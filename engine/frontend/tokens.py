@@ -130,11 +130,33 @@ def _line_tokens(raw: str) -> list[tuple[str, int, int]]:
     # Most lines survive an edit unchanged, so their tokens are memoized on their text.
     toks = _LINE_TOKENS.get(raw)
     if toks is None:
-        toks = [(t.text, t.col, t.end_col) for t in tokenize_source(raw)]
+        toks = _scan_line(raw)
         if len(_LINE_TOKENS) >= _LINE_TOKENS_MAX:
             _LINE_TOKENS.clear()
         _LINE_TOKENS[raw] = toks
     return toks
+
+
+def _scan_line(raw: str) -> list[tuple[str, int, int]]:
+    """``(text, col, end_col)`` of the tokens of one line (no newline in it): what
+    tokenize_source gives for it, without its per-token records (a new process tokenizes
+    every line of the file it keys)."""
+    out: list[tuple[str, int, int]] = []
+    append = out.append
+    at_line_start = True
+    for m in _TOKEN_RE.finditer(raw):
+        kind = m.lastgroup
+        if kind in _SKIPPED:
+            if kind == "ucomment":
+                break  # an unterminated comment swallows the rest
+            continue
+        tok = m.group()
+        if at_line_start and tok == "#":
+            return out  # a directive, whose tokens are not the program's
+        at_line_start = False
+        start = m.start() + 1
+        append((tok, start, start + len(tok)))
+    return out
 
 
 class PPLine:
