@@ -243,3 +243,40 @@ def test_a_floating_nondet_value_an_integer_does_not_hold_exactly_stays_unsuppor
         src = FLOAT_NONDET.replace("int a = __VERIFIER_nondet_double();", decl)
         r = verify_src(src, tmp_path, name="g.c")
         assert r.verdict == "UNKNOWN" and "floating-point" in r.reason, (decl, r.reason)
+
+
+def test_every_expression_kind_pickles_as_itself():
+    """Expressions unpickle through their constructor (ir.Expr.__reduce__); every kind, the
+    variable-length array's included, must come back with every field as it was."""
+    import dataclasses
+    import pickle
+    import sys
+
+    from cbam.engine.cfa import ir
+    from cbam.engine.cfa.ctype import IntType
+    from cbam.engine.cfa.translate import vla
+
+    int_t = IntType("int", 32, True, 3)
+    sample = {"type": int_t, "value": -7, "name": "f::x", "op": "+", "field": "next", "text": "ab",
+              "kind": "deref", "source": "__VERIFIER_nondet_int", "truth": False}
+
+    def kinds(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from kinds(sub)
+
+    seen = set()
+    for cls in kinds(ir.Expr):
+        # (dataclass(slots=True) makes a new class; the one it replaced may linger here)
+        if not dataclasses.is_dataclass(cls) or getattr(sys.modules[cls.__module__], cls.__name__, None) is not cls:
+            continue
+        values = {}
+        for f in dataclasses.fields(cls):
+            values[f.name] = sample.get(f.name, ir.Var(f"f::{f.name}", int_t))
+        e = cls(**values)
+        back = pickle.loads(pickle.dumps(e, protocol=pickle.HIGHEST_PROTOCOL))
+        assert type(back) is cls
+        assert {f.name: getattr(back, f.name) for f in dataclasses.fields(cls)} == values, cls
+        seen.add(cls.__name__)
+    assert {"Const", "Var", "Binary", "Cast", "Deref", "Index", "Valid", "Nondet"} <= seen
+    assert {c.__name__ for c in (vla.VlaSlice, vla.VlaPointer)} <= seen

@@ -34,6 +34,12 @@ class Expr:
     def variables(self) -> set[str]:
         return {e.name for e in self.walk() if isinstance(e, Var)}
 
+    def __reduce__(self):
+        # Unpickled by its constructor: the __setstate__ that dataclasses gives a slotted class
+        # looks its fields up on every call, three times the cost, and a new process unpickles
+        # the expressions of every stored CFA it reuses (1,700 for the bench's 100 functions).
+        return (type(self), tuple(getattr(self, name) for name in self.__match_args__))
+
 
 @dataclass(frozen=True, slots=True)
 class Const(Expr):
