@@ -23,8 +23,12 @@ import sys
 # importlib's own machinery, loaded at every start-up (importlib.util would cost an import).
 from _frozen_importlib_external import MAGIC_NUMBER, PathFinder
 
-_MAX_ENTRIES = 20_000  # programs that import cbam as a library add their own classes
+# Programs that import cbam as a library add their own classes, and an upgrade leaves the old
+# texts behind: past this many entries, a process keeps only what it used (about 400 for a
+# verification, 1 KB each).
+_MAX_ENTRIES = 2_000
 _codes: dict[str, object] = {}
+_used: set[str] = set()
 _dirty = False
 _installed = False
 
@@ -61,10 +65,9 @@ def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own para
         if code is None:
             # What exec(source) compiles: the file name "<string>", and no __future__ flags
             # inherited from this module (dataclasses has none).
-            code = compile(source, "<string>", "exec", dont_inherit=True)
-            if len(_codes) < _MAX_ENTRIES:
-                _codes[source] = code
-                _dirty = True
+            code = _codes[source] = compile(source, "<string>", "exec", dont_inherit=True)
+            _dirty = True
+        _used.add(source)
         source = code
     return builtins.exec(source, globals, locals)
 
@@ -92,11 +95,13 @@ def save() -> None:
     path = cache_file()
     merged = _read(path)
     merged.update(_codes)
+    if len(merged) > _MAX_ENTRIES:
+        merged = {text: _codes[text] for text in _used}
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(tmp, "wb") as fh:
-            fh.write(MAGIC_NUMBER + marshal.dumps(dict(list(merged.items())[:_MAX_ENTRIES])))
+            fh.write(MAGIC_NUMBER + marshal.dumps(merged))
         os.replace(tmp, path)  # readers see the old file or the new one, never half of one
     except (OSError, ValueError):
         try:

@@ -160,3 +160,20 @@ def test_dataclasses_imported_after_cbam_is_patched_and_the_finder_leaves():
         print("ok")
     """)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert p.stdout.strip() == "ok", p.stderr
+
+
+def test_past_its_bound_the_file_keeps_what_the_process_used(tmp_path, monkeypatch):
+    from cbam import methodcache
+
+    path = tmp_path / "methods.marshal"
+    monkeypatch.setattr(methodcache, "cache_file", lambda: str(path))
+    monkeypatch.setattr(methodcache, "_MAX_ENTRIES", 3)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    for batch in (["a = 1", "b = 2", "c = 3"], ["d = 4", "e = 5"]):
+        monkeypatch.setattr(methodcache, "_codes", {})
+        monkeypatch.setattr(methodcache, "_used", set())
+        monkeypatch.setattr(methodcache, "_dirty", False)
+        for text in batch:
+            methodcache._exec(text, {}, {})
+        methodcache.save()
+    assert set(methodcache._read(str(path))) == {"d = 4", "e = 5"}
