@@ -197,6 +197,13 @@ def warm_up() -> None:
     lazy_z3.prepare_context()
 
 
+def release_leftovers() -> None:
+    """Free what a run cut by its time limit left (engine/release.py): once its answer is out."""
+    from .release import now
+
+    now()
+
+
 def prepare_next_run() -> None:
     """What a process that waits for its next run can do ahead of it (the language server's
     worker, between jobs): make the z3 context that run will use."""

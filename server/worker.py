@@ -103,6 +103,7 @@ def worker_main(conn: Connection) -> None:
             conn.send(("error", job.id, broken))
             continue
         _run_job(conn, job, stores)
+        api.release_leftovers()  # a search cut by its limit, freed now that its answer is sent
         if gc.get_freeze_count() - settled > _UNSETTLED_MAX:
             gc.unfreeze()  # jobs back to back for long: the collector sees everything again
         else:
@@ -231,6 +232,7 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
     except api.FrontendError as exc:
         conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
     except MemoryError:
+        api.release_leftovers()
         gc.unfreeze()  # collect now, not when idle: the next job must not start short of memory
         gc.collect()
         report = api.unknown_report("memory limit reached", "memory")

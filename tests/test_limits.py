@@ -110,3 +110,39 @@ def test_the_solver_watchdog_survives_an_interrupt_z3_refuses(monkeypatch) -> No
     solver.check()
     dog.disarm(token)
     assert time.monotonic() - t0 < 5.0
+
+
+DEEP_NESTED = """extern void reach_error(void);
+int main(void) {
+  unsigned a, b, c;
+  for (a = 0; a < 0xfffffffeU; ++a)
+    for (b = 0; b < 0xfffffffeU; ++b)
+      for (c = 0; c < 0xfffffffeU; ++c)
+        if (a == b && b == c && c == 0xfffffffdU) reach_error();
+  return 0;
+}
+"""
+
+
+def test_a_search_cut_by_its_limit_is_freed_after_the_answer(tmp_path) -> None:
+    """Freeing the state space of a search cut by the time limit took most of a second past the
+    deadline (deep-nested at 60 s: the command line's guard killed the run). The search hands
+    it over instead (engine/release.py), and it is freed once the answer is out, or when the
+    next run starts."""
+    from cbam.engine import api, release
+    from cbam.engine.cfa.load import load_program
+    from cbam.engine.verify import run_deep, verify_program
+
+    path = tmp_path / "deep.c"
+    path.write_text(DEEP_NESTED)
+    program = load_program(str(path))
+    opts = api.VerifyOptions(config="value", timeout=1.0, horn=False)
+    release.now()
+    result = run_deep(lambda: verify_program(program, opts))
+    assert result.verdict == "UNKNOWN" and result.reason_kind == "timeout", result.reason
+    kept = release.pending()
+    assert kept >= 1, "the cut search was freed before the answer"
+    run_deep(lambda: verify_program(program, opts._replace(timeout=0.3)))
+    assert release.pending() == kept  # this run's own: the earlier run's were freed when it started
+    api.release_leftovers()
+    assert release.pending() == 0

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import release
 from ..analysis.bam import BAM, FixpointDiverging
 from ..analysis.cegar import CegarOutcome, Confirmed, PathCheck, cegar
 from ..analysis.cpa import Block, CompositeCPA
@@ -99,7 +100,9 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
     for i, phase in enumerate(phases):
         phase_index[0] = i
         last = i == len(phases) - 1
-        remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
+        # A phase that starts at or past the run's deadline gets a moment (a limit of 0 would
+        # read as none), not half a second: three phases cut by time overran a 60 s limit by 1 s.
+        remaining = None if total.deadline is None else max(1e-3, total.deadline - time.monotonic())
         limit = remaining if (last or remaining is None) else remaining * phase.share
         if (out.confirmed or known) and opts.extra_search_after_violation is not None:
             limit = min(limit if limit is not None else opts.extra_search_after_violation,
@@ -129,6 +132,7 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
                 out.stopped = UnknownReason(exc.reason)
                 out.kind, out.reason = out.stopped, exc.reason
                 out.run_timed_out = total.deadline is not None and time.monotonic() >= total.deadline
+                release.later(bam, exc)  # its states (and the frames that held them) are freed after the answer
                 return out
             stats.phases_cut_by_time += 1
             continue
@@ -190,7 +194,7 @@ def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome:
     from ..analysis.registry import configuration
 
     cpa, found = build(configuration(opts.config), program, blocks, "bv")
-    remaining = None if total.deadline is None else max(0.5, total.deadline - time.monotonic())
+    remaining = None if total.deadline is None else max(1e-3, total.deadline - time.monotonic())
     budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
     bam = BAM(program, cpa, blocks, budget, opts.order)
     bam.excluded_targets |= excluded
