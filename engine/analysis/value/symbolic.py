@@ -38,7 +38,7 @@ from ...cfa.ir import (
     Unary,
     Var,
 )
-from ...cfa.semantics import eval_binary, eval_cast, eval_unary
+from ...cfa.semantics import binary_function, eval_binary, eval_cast, eval_unary
 from ..cpa import GeneralizationAbandoned
 
 MAX_SIZE = 20_000  # tree nodes of one expression (evaluation and storage are linear in it)
@@ -148,18 +148,12 @@ def instantiate(v: Any, env: dict[str, int], memo: dict[int, int | None]) -> int
     return memo[id(v)]
 
 
-_ORDERS: OrderedDict[int, tuple[Sym, list[Sym]]] = OrderedDict()
 _TAPES: OrderedDict[int, tuple[Sym, list[tuple[Any, ...]]]] = OrderedDict()
-_ORDERS_MAX = 256
+_TAPES_MAX = 256
 
 
 def _post_order(root: Sym) -> list[Sym]:
-    """The distinct nodes under ``root``, each after its operands. Kept for the summaries'
-    exit values, which every call's instantiation evaluates again (the root is kept alive
-    with its order, so its id is not reused meanwhile)."""
-    hit = _ORDERS.get(id(root))
-    if hit is not None and hit[0] is root:
-        return hit[1]
+    """The distinct nodes under ``root``, each after its operands."""
     order: list[Sym] = []
     seen: set[int] = set()
     stack: list[tuple[Sym, bool]] = [(root, False)]
@@ -174,9 +168,6 @@ def _post_order(root: Sym) -> list[Sym]:
         stack.append((x, True))
         if isinstance(x, Op):
             stack.extend((a, False) for a in x.args if isinstance(a, Sym) and id(a) not in seen)
-    _ORDERS[id(root)] = (root, order)
-    if len(_ORDERS) > _ORDERS_MAX:
-        _ORDERS.popitem(last=False)
     return order
 
 
@@ -184,7 +175,8 @@ def _tape(root: Sym) -> list[tuple[Any, ...]]:
     """``_post_order(root)`` as steps ``(id, fn, is_node0, arg0, is_node1, arg1)``: ``fn`` computes
     the node from its operands' values (a node operand is given by its id, its value then read
     from the memo), or is None for a parameter (``arg0`` its name). Every call of a block
-    instantiates its summary's exit values again; the steps are made once per value."""
+    instantiates its summary's exit values again; the steps are made once per value (and kept
+    with it, so its id is not reused meanwhile)."""
     hit = _TAPES.get(id(root))
     if hit is not None and hit[0] is root:
         return hit[1]
@@ -199,7 +191,7 @@ def _tape(root: Sym) -> list[tuple[Any, ...]]:
         s0, s1 = isinstance(a0, Sym), isinstance(a1, Sym)
         tape.append((id(x), _operation(x), s0, id(a0) if s0 else a0, s1, id(a1) if s1 else a1))
     _TAPES[id(root)] = (root, tape)
-    if len(_TAPES) > _ORDERS_MAX:
+    if len(_TAPES) > _TAPES_MAX:
         _TAPES.popitem(last=False)
     return tape
 
@@ -235,7 +227,7 @@ def _make_operation(kind: str, op: str, types: tuple[IntType, ...]) -> Any:
         return cast_op
     left_t, result_t = types
     absorbing = op in ("*", "&")
-    arith = _fast_binary(op, left_t, result_t)
+    arith = binary_function(op, left_t, result_t)
 
     def binary_op(a, b):
         if a is None or b is None:
@@ -243,56 +235,6 @@ def _make_operation(kind: str, op: str, types: tuple[IntType, ...]) -> Any:
         return arith(a, b)
 
     return binary_op
-
-
-_COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, ">": int.__gt__, "<=": int.__le__,
-            ">=": int.__ge__}
-_ARITH = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
-
-
-def _fast_binary(op: str, left_t: IntType, result_t: IntType) -> Any:
-    """``eval_binary`` for one operator and its types, with the commonest cases unrolled
-    (tests/test_generalized_summaries.py checks them against eval_binary)."""
-    if isinstance(left_t, IntType) and isinstance(result_t, IntType) and not result_t.is_bool:
-        cmp = _COMPARE.get(op)
-        if cmp is not None:
-            return lambda a, b: 1 if cmp(a, b) else 0
-        arith = _ARITH.get(op)
-        if arith is not None:
-            if result_t.signed:
-                lo, hi = result_t.min, result_t.max
-                # A signed result in range is its own wrap; out of range it is undefined.
-                return lambda a, b: r if lo <= (r := arith(a, b)) <= hi else None
-            mask = (1 << result_t.bits) - 1
-            return lambda a, b: arith(a, b) & mask
-        if op in ("/", "%"):
-            return _division(op == "/", result_t)
-        bitwise = _BITWISE.get(op)
-        if bitwise is not None:
-            wrap = result_t.wrap
-            return lambda a, b: wrap(bitwise(a, b))
-    return lambda a, b: eval_binary(op, a, b, left_t, result_t)
-
-
-_BITWISE = {"&": int.__and__, "|": int.__or__, "^": int.__xor__}
-
-
-def _division(quotient: bool, result_t: IntType) -> Any:
-    signed, lo, hi = result_t.signed, result_t.min, result_t.max
-    wrap = result_t.wrap
-
-    def divide(a, b):
-        if b == 0:
-            return None
-        q = abs(a) // abs(b)  # C truncates toward zero
-        if (a < 0) != (b < 0):
-            q = -q
-        r = q if quotient else a - q * b
-        if signed and not lo <= r <= hi:
-            return None
-        return wrap(r)
-
-    return divide
 
 
 # ---- persistence and display ----------------------------------------------------------------
