@@ -37,7 +37,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     typed reason included). With the self-check on, an answer that used the cache is computed
     again without it, and a difference raises SelfCheckFailed."""
     opts = options or VerifyOptions()
-    release.now()  # what an earlier run left (release.py)
+    release.before_run()  # what an earlier run left (release.py)
     _prepare(program, opts)
     result = _verify_guarded(program, opts)
     if opts.cache is not None and selfcheck.enabled() and _used_cache(result):

@@ -92,6 +92,8 @@ def worker_main(conn: Connection) -> None:
     settled = _settle_memory()
     while True:
         if not conn.poll(_IDLE_SECONDS):
+            if broken is None:
+                api.release_leftovers(stop=lambda: conn.poll(0))
             settled = _settle_memory()
         try:
             job: Job = conn.recv()
@@ -102,8 +104,17 @@ def worker_main(conn: Connection) -> None:
         if broken is not None:
             conn.send(("error", job.id, broken))
             continue
-        _run_job(conn, job, stores)
-        api.release_leftovers()  # a search cut by its limit, freed now that its answer is sent
+        # What an earlier job left and a waiting job interrupted the freeing of is freed after
+        # this one, not first, on its time.
+        api.set_leftovers_aside()
+        try:
+            _run_job(conn, job, stores)
+        finally:
+            api.restore_leftovers()
+        # A search cut by its limit, freed now that its answer is sent: in steps, so that a job
+        # saved meanwhile does not wait for it (engine/release.py).
+        if not api.release_leftovers(stop=lambda: conn.poll(0)):
+            continue
         if gc.get_freeze_count() - settled > _UNSETTLED_MAX:
             gc.unfreeze()  # jobs back to back for long: the collector sees everything again
         else:
