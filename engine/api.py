@@ -122,12 +122,17 @@ def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None)
 
 
 # ---- the cache --------------------------------------------------------------------------------
-def open_cache(directory: str | None = None) -> CacheStore:
+def open_cache(directory: str | None = None, write_behind: bool = False) -> CacheStore:
     """The persistent cache (the user's cache directory by default). OSError if it cannot be
-    created; a damaged or foreign database is rebuilt (``rebuilt_reason`` says why)."""
+    created; a damaged or foreign database is rebuilt (``rebuilt_reason`` says why).
+
+    ``write_behind``: what a run writes waits for ``write_pending()`` on the store, to be
+    called once the run's answer is out (a file's later entries see what earlier ones wrote)."""
     from .cache.store import CacheStore
 
-    return CacheStore(directory)
+    store = CacheStore(directory)
+    store.write_behind = write_behind
+    return store
 
 
 def answer_unchanged(store: CacheStore, path: str, pp_text: str, preprocess: PreprocessOptions, entry: str,

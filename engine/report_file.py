@@ -75,6 +75,8 @@ def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | Non
     # finishes early leaves its rest to the others).
     deadline = None if options.timeout is None else time.monotonic() + options.timeout
     for k, entry in enumerate(chosen):
+        if k and options.cache is not None:
+            options.cache.write_pending()  # (write-behind) for this entry's lookups
         prog = program if entry == "main" else load_program(path, text=text, options=pp, entry=entry,
                                                              preprocessed=preprocessed, store=options.cache)
         opts = options

@@ -175,7 +175,11 @@ def hover(ls: CbamServer, params: lsp.HoverParams) -> lsp.Hover | None:
     f = function_at(state.functions, params.position)
     if f is None:
         return None
-    # The summaries are read from the cache the result came from, whatever the settings say now.
+    # The summaries are read from the cache the result came from, whatever the settings say now,
+    # once the worker has written them (it writes after sending the answer).
+    worker = ls.workers.get(state.uri)
+    if worker is not None:
+        worker.wait_written()
     blocks = ls.summaries.blocks(state.cache_dir, f.key) if state.cache_dir is not None else None
     text = format_hover(f, state.result, blocks, cache_off=state.result is not None and state.cache_dir is None)
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))

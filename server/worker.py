@@ -75,7 +75,9 @@ class JobOutcome:
     error: str = ""
 
 
-def worker_main(conn: Connection) -> None:
+def worker_main(conn: Connection, writing: Any = None) -> None:
+    """``writing``: a shared flag, set while what a job wrote to the cache waits to be written
+    after an answer was sent (Worker.wait_written)."""
     # The engine's imports (pycparser, z3, the analyses) cost about half a second: paid here,
     # before the first job arrives, not after.
     try:
@@ -108,7 +110,7 @@ def worker_main(conn: Connection) -> None:
         # this one, not first, on its time.
         api.set_leftovers_aside()
         try:
-            _run_job(conn, job, stores)
+            _run_job(conn, job, stores, writing)
         finally:
             api.restore_leftovers()
         # A search cut by its limit, freed now that its answer is sent: in steps, so that a job
@@ -187,7 +189,23 @@ def _stats(files: Iterable[str]) -> dict[str, tuple[int, int]]:
     return {f: _stat(f) for f in files}
 
 
-def _run_job(conn: Connection, job: Job, stores: dict) -> None:
+def _answer(conn: Connection, message: tuple, store: Any, writing: Any) -> None:
+    """Send an answer, then write what the run wrote so far (write-behind: the cache's encoding
+    and commit are not on the answer's time; a hover waits for them, Worker.wait_written)."""
+    if writing is not None:
+        writing.value = 1
+    try:
+        conn.send(message)
+    except (BrokenPipeError, OSError):
+        pass
+    finally:
+        if store is not None:
+            store.write_pending()
+        if writing is not None:
+            writing.value = 0
+
+
+def _run_job(conn: Connection, job: Job, stores: dict, writing: Any = None) -> None:
     from cbam.engine import api
 
     s = job.settings
@@ -223,33 +241,31 @@ def _run_job(conn: Connection, job: Job, stores: dict) -> None:
         phase = "parse"
         if job.use_cache and s.cache:
             if s.cache_dir not in stores:
-                stores[s.cache_dir] = api.open_cache(s.cache_dir)
+                stores[s.cache_dir] = api.open_cache(s.cache_dir, write_behind=True)
             store = stores[s.cache_dir]
         opts = s.verify_options(cache=store, cancel=progress)
         entries = [job.entry] if job.entry else list(s.entry_points) or None
         cache_dir = str(store.dir) if store is not None else None
 
         def partial(report: Any) -> None:
-            try:
-                conn.send(("partial", job.id, Verified(report, cache_dir)))
-            except (BrokenPipeError, OSError):
-                pass
+            _answer(conn, ("partial", job.id, Verified(report, cache_dir)), store, writing)
 
         report = api.verify_entries(job.path, text=job.text, preprocess=pp, entries=entries, options=opts,
                                     preprocessed=preprocessed, on_partial=partial)
         r = report.result
         repeatable = settled_headers and not r.partial and r.cache_key is not None
-        conn.send(("done", job.id, Verified(report, cache_dir, repeatable, headers)))
+        _answer(conn, ("done", job.id, Verified(report, cache_dir, repeatable, headers)), store, writing)
     except api.FrontendError as exc:
-        conn.send(("done", job.id, Rejected(list(exc.diagnostics), phase)))
+        _answer(conn, ("done", job.id, Rejected(list(exc.diagnostics), phase)), store, writing)
     except MemoryError:
         api.release_leftovers()
         gc.unfreeze()  # collect now, not when idle: the next job must not start short of memory
         gc.collect()
         report = api.unknown_report("memory limit reached", "memory")
-        conn.send(("done", job.id, Verified(report, str(store.dir) if store is not None else None)))
+        _answer(conn, ("done", job.id, Verified(report, str(store.dir) if store is not None else None)), store,
+                writing)
     except Exception:  # a bug in the engine: report it, keep the worker
-        conn.send(("error", job.id, traceback.format_exc(limit=8)))
+        _answer(conn, ("error", job.id, traceback.format_exc(limit=8)), store, writing)
 
 
 class Worker:
@@ -264,6 +280,7 @@ class Worker:
         # last id, because the next job may start before the killed one notices its end.
         self._killed: set[int] = set()
         self.answers = _Answers()
+        self.writing: Any = None  # the process's write-behind flag (worker_main)
 
     def start(self) -> Worker:
         """Start the process now (it imports the engine while nothing waits for it)."""
@@ -276,7 +293,8 @@ class Worker:
             return
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
-        self.proc = ctx.Process(target=worker_main, args=(child,), daemon=True, name="cbam-worker")
+        self.writing = ctx.RawValue("b", 0)
+        self.proc = ctx.Process(target=worker_main, args=(child, self.writing), daemon=True, name="cbam-worker")
         self.proc.start()
         child.close()
         self.conn = parent
@@ -291,6 +309,16 @@ class Worker:
         if isinstance(outcome.answer, Verified):
             self.answers.put(job, outcome.answer)
         return outcome
+
+    def wait_written(self, timeout: float = 1.0) -> None:
+        """Until what the process's last answer came with is in the cache (the summaries a hover
+        reads): a few milliseconds after the answer, at most ``timeout``."""
+        writing, proc = self.writing, self.proc
+        deadline = time.monotonic() + timeout
+        while writing is not None and writing.value and time.monotonic() < deadline:
+            if proc is None or not proc.is_alive():
+                return
+            time.sleep(0.001)
 
     def _run(self, job: Job, on_progress, time_limit: float, on_partial) -> JobOutcome:
         with self.lock:

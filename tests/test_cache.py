@@ -616,3 +616,63 @@ def test_a_stored_exit_its_re_analysis_joins_with_another_goes_unblamed(tmp_path
     assert len(store.blocks_for_function("inc")) == stored - 1
     scratch = run(THROUGH_A_CALLEE % 6, tmp_path / "q.c", None, config="interval")
     assert second.verdict == scratch.verdict
+
+
+def test_write_behind_writes_nothing_until_asked_then_everything_in_order(tmp_path):
+    """The language server's worker writes what a run learned once the answer is sent: encoding
+    and committing the rows took a tenth of an edit's time before its answer."""
+    d = tmp_path / "c"
+    s = CacheStore(d)
+    s.write_behind = True
+    made = []
+    s.put_blocks_made({"a": {}, "b": {}}, lambda: made.append(1) or [_row("a", 1), _row("b", 2)], "f.c")
+    s.put_result("r", "f.c", "TRUE", {"x": 1})
+    s.delete_block("b")  # an eviction after the put: the row must not come back
+    other = CacheStore(d)
+    assert made == [] and other.get_block("a") is None and other.get_result("r") is None
+    assert s.get_block("a") is None  # a lookup before the write: a miss, never a wrong row
+    s.write_pending()
+    assert made == [1]
+    assert other.get_block("a")["exits"] == [[["y", 1]]] and other.get_block("b") is None
+    assert other.get_result("r") == {"x": 1}
+    assert s.get_block("a")["exits"] == [[["y", 1]]]  # the miss above was not kept
+    s.write_pending()  # nothing left
+    assert made == [1]
+
+
+def test_write_behind_gives_the_same_rows_and_a_files_later_entries_see_the_earlier_ones(tmp_path):
+    from cbam.engine import api
+
+    src = ("int leaf(int x) { int s = 0; for (int i = 0; i < 20; i++) s += x; return s; }\n"
+           "int a(int x) { return leaf(x) + 1; }\n"
+           "int b(int x) { return leaf(x) - 1; }\n")
+    path = tmp_path / "lib.c"
+    path.write_text(src)
+    dumps = []
+    for behind in (False, True):
+        store = api.open_cache(str(tmp_path / f"cache{behind}"), write_behind=behind)
+        opts = VerifyOptions(cache=store, timeout=30, horn=False)
+        report = api.verify_entries(str(path), options=opts)
+        assert report.result.verdict == "TRUE"
+        if behind:
+            # Entry b looked up what entry a wrote, before the answer (leaf with b's argument
+            # is another entry, but a's own blocks were there to be found).
+            assert store.stats()["blocks"] > 0
+            store.write_pending()
+        rows = store.conn.execute("SELECT key, function, entry, exits, consumed, digest, rendered, validity "
+                                  "FROM blocks ORDER BY key").fetchall()
+        dumps.append(rows)
+    assert dumps[0] and dumps[0] == dumps[1]
+
+
+def test_write_behind_keeps_back_only_a_few_rows(tmp_path, monkeypatch):
+    """A cold run's hundreds of rows are written as they come: kept back, they would make the
+    job saved right after its answer wait for them."""
+    monkeypatch.setattr(CacheStore, "WRITE_BEHIND_ROWS", 2)
+    d = tmp_path / "c"
+    s = CacheStore(d)
+    s.write_behind = True
+    s.put_blocks([_row("a", 1), _row("b", 2)], "f.c")
+    assert CacheStore(d).get_block("a") is None
+    s.put_blocks([_row("c", 3)], "f.c")
+    assert [CacheStore(d).get_block(k)["exits"] for k in "abc"] == [[[["y", 1]]], [[["y", 2]]], [[["y", 3]]]]

@@ -200,3 +200,47 @@ def test_the_spare_worker_starts_only_once_no_analysis_runs(monkeypatch) -> None
         ls.shutdown_workers = lambda: None  # the fake has nothing to stop
 
     asyncio.run(scenario())
+
+
+class _Proc:
+    def __init__(self, alive: bool) -> None:
+        self.alive = alive
+
+    def is_alive(self) -> bool:
+        return self.alive
+
+
+def test_a_hover_waits_for_what_the_answer_came_with_to_be_written() -> None:
+    """The worker sends its answer, then writes the run's summaries to the cache (write-behind);
+    a hover in between would read "not analysed yet". It waits for the write instead."""
+    import multiprocessing
+
+    w = Worker()
+    w.writing, w.proc = multiprocessing.RawValue("b", 1), _Proc(alive=True)
+    threading.Timer(0.2, lambda: setattr(w.writing, "value", 0)).start()
+    w.wait_written(30)
+    assert w.writing.value == 0
+    w.writing.value = 1
+    w.proc = _Proc(alive=False)  # a process that died writing: nothing to wait for
+    w.wait_written(30)
+    assert w.writing.value == 1
+
+
+def test_the_summaries_of_a_job_are_in_the_cache_once_written(tmp_path: Path) -> None:
+    from cbam.engine import api
+
+    path = tmp_path / "w.c"
+    src = "int f(int x) { return x + 1; }\nint main(void) { return f(1) - 2; }\n"
+    path.write_text(src)
+    settings = validate({"timeout": 120, "config": "value", "cacheDir": str(tmp_path / "cache")})[0]
+    w = Worker()
+    try:
+        job = Job(uri=path.as_uri(), path=str(path), text=src, version=1, use_cache=True, id=1, settings=settings)
+        out = w.run(job, lambda _: None, 120)
+        assert out.status == "done" and isinstance(out.answer, Verified)
+        w.wait_written()
+        store = api.open_cache(out.answer.cache_dir)
+        fn_key = out.answer.report.result.function_keys["f"]
+        assert api.summaries(store, fn_key)
+    finally:
+        w.kill()

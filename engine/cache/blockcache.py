@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..analysis.arg import ARGState
 from ..analysis.cpa import Block, CompositeCPA
@@ -241,23 +241,29 @@ class PersistentBlocks:
             return
         # Results of an unfinished recursion hold for one iteration: checked one by one, always.
         final = consumed and block.name not in self.recursive and not any(c.get("dependent") for c in consumed)
-        exits = [self.state_json(e.state) for e in result.exits]
-        fn = self.program.function_of_name(block.name)
-        params = [p.split("::", 1)[1] for p in fn.params]
-        rendered = render_block(block.name, params, self.cpa.summary_facts(reduced),
-                                [self.cpa.summary_facts(e.state) for e in result.exits])
-        self.fresh[key] = {
-            "rendered": rendered,
+        # What depends on the search's state (its precision, the targets it excludes) is taken
+        # now; the rest (the row's JSON, its rendering) is made when the row is written.
+        self.fresh[key] = _Fresh(
+            block, reduced, prec_key, key, [e.state for e in result.exits],
+            [] if block.name in self.recursive else consumed,
+            self.validity(block, prec, excluded) if final else None,
             # Analysed with reported violations pruned: right for the search that asked for it,
             # not a summary of the function (hover and `cbam summary` leave it out).
-            "pruned": bool(self._excluded_inside(block, excluded)),
-            "key": key, "function": block.name, "fn_key": self.fn_keys[block.name], "config": self.config,
-            "entry": self.state_json(reduced), "prec": _jsonable(prec_key), "exits": exits,
-            "consumed": [] if block.name in self.recursive else consumed,
-            "validity": self.validity(block, prec, excluded) if final else None,
-            "digest": self._digest_json(block, [self._as_exit(x) for x in exits]), "states": result.states, "seconds": round(seconds, 4),
-            # Kept with the row once stored (CacheStore), for this build of the function (_exits_of).
-            DECODED_STATES: (fn, [e.state for e in result.exits]),
+            bool(self._excluded_inside(block, excluded)), result.states, round(seconds, 4),
+            self.program.function_of_name(block.name))
+
+    def _row(self, f: _Fresh) -> dict[str, Any]:
+        exits = [self.state_json(s) for s in f.exits]
+        params = [p.split("::", 1)[1] for p in f.fn.params]
+        rendered = render_block(f.block.name, params, self.cpa.summary_facts(f.reduced),
+                                [self.cpa.summary_facts(s) for s in f.exits])
+        return {
+            "rendered": rendered, "pruned": f.pruned,
+            "key": f.key, "function": f.block.name, "fn_key": self.fn_keys[f.block.name], "config": self.config,
+            "entry": self.state_json(f.reduced), "prec": _jsonable(f.prec_key), "exits": exits,
+            "consumed": f.consumed, "validity": f.validity,
+            "digest": self._digest_json(f.block, [self._as_exit(x) for x in exits]), "states": f.states,
+            "seconds": f.seconds,
         }
 
     def consumption(self, callee: Block, reduced: tuple, result: BlockResult,
@@ -295,7 +301,24 @@ class PersistentBlocks:
 
     def flush(self, drop: set[str] | None = None) -> int:
         rows = [r for k, r in self.fresh.items() if not drop or k not in drop]
-        self.store.put_blocks(rows, self.file)
-        n = len(rows)
+        # Kept with each row once stored (CacheStore), for this build of the function (_exits_of).
+        kept = {f.key: {DECODED_STATES: (f.fn, f.exits)} for f in rows}
+        self.store.put_blocks_made(kept, lambda: [self._row(f) for f in rows], self.file)
         self.fresh.clear()
-        return n
+        return len(rows)
+
+
+class _Fresh(NamedTuple):
+    """A block entry analysed in this run, to be stored: what its row is made from."""
+
+    block: Block
+    reduced: tuple
+    prec_key: Hashable
+    key: str
+    exits: list[tuple]
+    consumed: list[dict]
+    validity: str | None
+    pruned: bool
+    states: int
+    seconds: float
+    fn: Any  # the build of its function (cfa.FunctionCFA)
