@@ -7,7 +7,7 @@ Each sequence: a random program (tests/edit_programs.py), optionally a sibling p
 shares its functions verified into the cache first, then up to five random edits; after each
 edit the incremental and the from-scratch run are compared. Sequences are spread over the four
 configurations and the two modes (first violation; the editor's 20 violations with an extra
-search). Every mismatch is printed with its seed, so it can be replayed with --seed.
+search, with the cache writing behind as the language server's worker does). Every mismatch is printed with its seed, so it can be replayed with --seed.
 """
 
 from __future__ import annotations
@@ -47,9 +47,11 @@ def one_sequence(seed: int, timeout: float) -> dict:
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
         store = CacheStore(root / "cache")
+        store.write_behind = mode == "editor"  # as the language server's worker writes (after each answer)
         try:
             if shared:
                 run(sibling(prog).render(), root / "other" / "q.c", store, config, mode, prog.entry, timeout)
+                store.write_pending()
             p = prog
             for i, step in enumerate([None, *edits]):
                 if step is not None:
@@ -58,6 +60,7 @@ def one_sequence(seed: int, timeout: float) -> dict:
                 work = root / ("p.c" if same_name else f"p{i}.c")
                 scratch = root / "scratch" / "p.c"
                 inc = _normalised(run(src, work, store, config, mode, p.entry, timeout), work)
+                store.write_pending()
                 fresh = _normalised(run(src, scratch, None, config, mode, p.entry, timeout), scratch)
                 out["steps"] += 1
                 out["verdicts"][f"{inc['verdict']}/{fresh['verdict']}"] += 1

@@ -78,9 +78,13 @@ def compare_along_edits(prog: Prog, edit_list: list, config: str, mode: str, sam
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
         store = CacheStore(root / "cache")
+        # The editor's mode as the language server's worker runs it: writing behind, after each
+        # answer (CacheStore.write_behind).
+        store.write_behind = mode == "editor"
         try:
             if shared:
                 run(sibling(prog).render(), root / "other" / "q.c", store, config, mode, prog.entry)
+                store.write_pending()
             p = prog
             for i, step in enumerate([None, *edit_list]):
                 if step is not None:
@@ -89,6 +93,7 @@ def compare_along_edits(prog: Prog, edit_list: list, config: str, mode: str, sam
                 work = root / ("p.c" if same_name else f"p{i}.c")
                 scratch = root / "scratch" / "p.c"
                 inc = _normalised(run(src, work, store, config, mode, p.entry), work)
+                store.write_pending()
                 fresh = _normalised(run(src, scratch, None, config, mode, p.entry), scratch)
                 problem = selfcheck.compare(inc, fresh, mode != "first")
                 assert problem is None, f"{problem} after edit {step} ({config}, {mode}):\n{src}\n" + str(
