@@ -9,12 +9,15 @@ keeps at most one run's leftovers), and the command line's analysis process ends
 ``os._exit`` and never pays for it.
 
 Freed at once, even after the answer, the same time is a wait for whatever comes next: on bench's
-100-function program, the language server's worker spent 45-55 ms freeing the multi-violation
-search it had just answered, and the edit saved right after it waited that long before its job
-started. So ``now`` can free in steps, asking between steps whether to stop: it empties the big
+100-function program, the language server's worker spent 44-54 ms freeing the multi-violation
+search it had just answered, and the edit saved right after it waited up to 30 ms of that before
+its job started. So ``now`` can free in steps, asking between steps whether to stop. It empties
 containers one item at a time, from their ends (a state space's lists hold states in the order
-they were made, so a state goes before the parent it keeps alive), and frees their owners once
-they are empty. What a stop leaves stays kept; ``set_aside`` keeps it from the next run's start.
+they were made, so a state goes before the parent it keeps alive), takes objects apart into what
+they alone hold, and follows a state's parent (a path held by its last state would otherwise go
+at once). Only what nothing else holds is taken apart or emptied (reference counts), so what the
+rest of the process still uses is never changed. What a stop leaves stays kept; ``set_aside``
+keeps it from the next run's start.
 """
 
 from __future__ import annotations
