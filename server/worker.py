@@ -310,9 +310,11 @@ class Worker:
             self.answers.put(job, outcome.answer)
         return outcome
 
-    def wait_written(self, timeout: float = 1.0) -> None:
+    def wait_written(self, timeout: float = 0.25) -> None:
         """Until what the process's last answer came with is in the cache (the summaries a hover
-        reads): a few milliseconds after the answer, at most ``timeout``."""
+        reads): a few milliseconds after the answer (at most 100 rows wait), and never longer
+        than ``timeout``, since the caller is the server's event loop (a cache another process
+        keeps locked must not freeze the editor)."""
         writing, proc = self.writing, self.proc
         deadline = time.monotonic() + timeout
         while writing is not None and writing.value and time.monotonic() < deadline:

@@ -238,7 +238,7 @@ def test_the_summaries_of_a_job_are_in_the_cache_once_written(tmp_path: Path) ->
         job = Job(uri=path.as_uri(), path=str(path), text=src, version=1, use_cache=True, id=1, settings=settings)
         out = w.run(job, lambda _: None, 120)
         assert out.status == "done" and isinstance(out.answer, Verified)
-        w.wait_written()
+        w.wait_written(30)
         store = api.open_cache(out.answer.cache_dir)
         fn_key = out.answer.report.result.function_keys["f"]
         assert api.summaries(store, fn_key)
