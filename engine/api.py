@@ -205,24 +205,10 @@ def warm_up() -> None:
 def release_leftovers(stop: Callable[[], bool] | None = None) -> bool:
     """Free what a run cut by its time limit left (engine/release.py): once its answer is out.
     With ``stop``, in steps of about a millisecond, asking it between steps: False when it said
-    to stop (the rest is freed by a later call, or by the next run's start unless set aside)."""
+    to stop (the rest is freed by the next call; the next run's start leaves it alone)."""
     from .release import now
 
     return now(stop)
-
-
-def set_leftovers_aside() -> None:
-    """Until restore_leftovers, a run leaves what earlier runs left alone, for release_leftovers
-    to free after it, instead of freeing it first on its own time."""
-    from .release import set_aside
-
-    set_aside()
-
-
-def restore_leftovers() -> None:
-    from .release import restore
-
-    restore()
 
 
 def prepare_next_run() -> None:

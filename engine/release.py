@@ -16,8 +16,8 @@ containers one item at a time, from their ends (a state space's lists hold state
 they were made, so a state goes before the parent it keeps alive), takes objects apart into what
 they alone hold, and follows a state's parent (a path held by its last state would otherwise go
 at once). Only what nothing else holds is taken apart or emptied (reference counts), so what the
-rest of the process still uses is never changed. What a stop leaves stays kept; ``set_aside``
-keeps it from the next run's start.
+rest of the process still uses is never changed. What a stop leaves is kept for the next call,
+out of the way of the next run's start.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from time import perf_counter
 
 _kept: list[object] = []
-_aside: list[object] = []  # set aside while a run runs (set_aside), kept again after it (restore)
+_aside: list[object] = []  # what a stopped now(stop) left: before_run leaves it alone
 
 _STEP_SECONDS = 0.001  # how long a step frees before asking whether to stop
 
@@ -38,33 +38,28 @@ def later(*objects: object) -> None:
 
 
 def before_run() -> None:
-    """A run starts: what earlier runs left is freed now, unless it was set aside."""
+    """A run starts: what earlier runs left is freed now, except what a stopped ``now(stop)``
+    left (it goes on at the next such call: freed here, it would cost the run that a waiting
+    job started)."""
     _kept.clear()
-
-
-def set_aside() -> None:
-    """Keep what is left out of the next run's way (it would free it at its start, on its time)."""
-    _aside.extend(_kept)
-    _kept.clear()
-
-
-def restore() -> None:
-    _kept.extend(_aside)
-    _aside.clear()
 
 
 def now(stop: Callable[[], bool] | None = None) -> bool:
     """Free what was kept. With ``stop``: in steps, asking ``stop()`` between them; False when it
-    said to stop, with the rest still kept for a later call."""
+    said to stop, with the rest kept for the next call (and out of ``before_run``'s way)."""
     if stop is None:
         _kept.clear()
         _aside.clear()
         return True
+    _kept.extend(_aside)
+    _aside.clear()
     work = _kept
     step_end = perf_counter() + _STEP_SECONDS
     while work:
         if perf_counter() >= step_end:
             if stop():
+                _aside.extend(work)
+                work.clear()
                 return False
             step_end = perf_counter() + _STEP_SECONDS
         top = work[-1]

@@ -106,15 +106,10 @@ def worker_main(conn: Connection, writing: Any = None) -> None:
         if broken is not None:
             conn.send(("error", job.id, broken))
             continue
-        # What an earlier job left and a waiting job interrupted the freeing of is freed after
-        # this one, not first, on its time.
-        api.set_leftovers_aside()
-        try:
-            _run_job(conn, job, stores, writing)
-        finally:
-            api.restore_leftovers()
+        _run_job(conn, job, stores, writing)
         # A search cut by its limit, freed now that its answer is sent: in steps, so that a job
-        # saved meanwhile does not wait for it (engine/release.py).
+        # saved meanwhile does not wait for it; what it leaves goes on after that job
+        # (engine/release.py).
         if not api.release_leftovers(stop=lambda: conn.poll(0)):
             continue
         if gc.get_freeze_count() - settled > _UNSETTLED_MAX:

@@ -96,14 +96,15 @@ def test_a_waiting_job_stops_the_freeing_and_the_rest_is_freed_after_it(one_item
     asks = iter([False] * 10 + [True])
     assert api.release_leftovers(stop=lambda: next(asks)) is False  # a job arrived
     assert release.pending() > 0 and first() is not None
-    # The job runs with the rest set aside: a run's start frees what is kept, on its own time.
-    api.set_leftovers_aside()
+    # The job that arrived runs: its start leaves the rest alone (freeing it there would cost
+    # the job its time), and its own cut search is kept beside it.
     release.before_run()
-    release.later(Node(None))  # what this job's own cut search leaves
-    api.restore_leftovers()
-    assert first() is not None
+    mine = weakref.ref(_node := Node(None))
+    release.later(_node)
+    del _node
+    assert first() is not None and mine() is not None
     assert api.release_leftovers(stop=lambda: False) is True
-    assert release.pending() == 0 and first() is None
+    assert release.pending() == 0 and first() is None and mine() is None
 
 
 def test_a_cut_search_in_frames_is_freed_in_steps(one_item_steps) -> None:
@@ -128,9 +129,9 @@ def test_a_cut_search_in_frames_is_freed_in_steps(one_item_steps) -> None:
     assert len(counts) > 1000  # not at once
 
 
-def test_without_stop_everything_goes_at_once_the_aside_too() -> None:
+def test_without_stop_everything_goes_at_once_what_a_stop_left_too(one_item_steps) -> None:
     release.later(_path(10)[-1])
-    release.set_aside()
+    assert release.now(lambda: True) is False  # stopped: kept out of before_run's way
     release.later(_path(10)[-1])
     assert release.pending() == 2
     assert api.release_leftovers() is True  # the memory limit was reached: free it all
