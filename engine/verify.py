@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import types
+from collections.abc import Callable
 
 from . import release, selfcheck
 from .analysis import registry
@@ -205,7 +206,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         hints = policy.earlier_inputs() if policy is not None else []
         check = with_replay(hints) if hints else None
 
-        def cegar(first_phase_only: bool, timeout: float | None) -> Search:
+        def cegar(first_phase_only: bool, timeout: float | None, stop: Callable[[], bool] | None = None) -> Search:
             run_deadline = None if opts.timeout is None else t0 + opts.timeout
             # What the engines before it took is not CEGAR's to spend again.
             # (A limit of 0 would read as none: a run already past its deadline gets a moment.)
@@ -215,7 +216,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
             limit = timeout if left is None else left if timeout is None else min(timeout, left)
             try:
                 return run_phases(program, cpa, found, blocks, phases[:1] if first_phase_only else phases,
-                                  opts._replace(timeout=limit), persistent, stats,
+                                  opts._replace(timeout=limit, cancel=_either(opts.cancel, stop)), persistent, stats,
                                   # A probe streams nothing: its violations are found again, or are its answer.
                                   validated, None if first_phase_only else listener, known, chain, chain_precision,
                                   probe=first_phase_only, check=check)
@@ -230,6 +231,13 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         else:
             policy.file_result(result, found, search.precision, search.certify, chain)
     return result
+
+
+def _either(cancel, stop: Callable[[], bool] | None):
+    """A search's cancellation: the run's, or ``stop`` (another engine has settled the program)."""
+    if stop is None or not callable(cancel):
+        return stop or cancel
+    return lambda: cancel() or stop()
 
 
 class _Violations:

@@ -192,7 +192,7 @@ def test_bmc_decides_a_violation_and_its_harness_replays(tmp_path: Path, monkeyp
     from cbam.engine.pipeline.search import Search
 
     def without_probe(program, opts, stats, cegar, *rest):
-        def cegar_later(first_phase_only: bool, limit):
+        def cegar_later(first_phase_only: bool, limit, stop=None):
             return Search(stats=stats, precision={}) if first_phase_only else cegar(first_phase_only, limit)
         return portfolio._portfolio(program, opts, stats, cegar_later, *rest)
 

@@ -116,7 +116,7 @@ def test_the_portfolio_gives_it_what_cegar_leaves(code: str, tmp_path: Path, mon
     from cbam.engine.pipeline.search import Search
 
     def cegar_runs_out(program, opts, stats, cegar, *rest):
-        def cut(first_phase_only: bool, limit):
+        def cut(first_phase_only: bool, limit, stop=None):
             if first_phase_only:
                 return Search(stats=stats, precision={})
             assert limit is not None and limit < opts.timeout * portfolio.CEGAR_SHARE + 0.01
@@ -141,7 +141,7 @@ def test_the_depth_it_searched_is_in_the_reason(tmp_path: Path, monkeypatch) -> 
     from cbam.engine.pipeline.search import Search
 
     def cegar_runs_out(program, opts, stats, cegar, *rest):
-        def cut(first_phase_only: bool, limit):
+        def cut(first_phase_only: bool, limit, stop=None):
             return Search(status="unknown", kind=UnknownReason.TIMEOUT, reason="timeout", stats=stats, precision={},
                           stopped=UnknownReason.TIMEOUT, run_timed_out=not first_phase_only)
         return portfolio._portfolio(program, opts, stats, cut, *rest)
@@ -164,7 +164,7 @@ def test_a_short_time_limit_leaves_cegar_all_of_it(tmp_path: Path, monkeypatch) 
     limits: list = []
 
     def record(program, opts, stats, cegar, *rest):
-        def cut(first_phase_only: bool, limit):
+        def cut(first_phase_only: bool, limit, stop=None):
             if first_phase_only:
                 return Search(stats=stats, precision={})
             limits.append(limit)

@@ -6,6 +6,7 @@ path encoding (smt.py) with it.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -24,6 +25,13 @@ class _Watchdog:
         self.watched: dict[int, tuple[float, z3.Context]] = {}
         self.token = 0
         self.thread: threading.Thread | None = None
+
+    def reset(self) -> None:
+        """In a forked child (pipeline/beside.py): the parent's thread is not there, and its
+        lock may have been held at the fork."""
+        self.cond = threading.Condition()
+        self.watched = {}
+        self.thread = None
 
     def arm(self, ctx: z3.Context, deadline: float) -> int:
         with self.cond:
@@ -61,6 +69,8 @@ class _Watchdog:
 
 
 _watchdog = _Watchdog()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_watchdog.reset)
 
 
 def check_within(solver: z3.Solver, timeout_ms: int, *assumptions: z3.BoolRef) -> z3.CheckSatResult:

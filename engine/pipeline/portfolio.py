@@ -3,8 +3,11 @@
 0. On small programs (at most ``horn.MAX_EDGES`` CFA edges) with a loop or recursion: CEGAR's
    first phase for a moment (``PROBE_SECONDS``), which settles what explicit values settle
    at once (most bounded recursion, and any edit whose summaries the cache still holds);
-   then **whole-program invariants from Horn clauses** (analysis/horn.py), for a small share
-   of the time (``HORN_SHARE``, at most ``HORN_SECONDS``). Spacer finds loop invariants and
+   beside it, in a forked child on another core (pipeline/beside.py), **whole-program
+   invariants from Horn clauses** (analysis/horn.py), for a small share of the time
+   (``HORN_SHARE``, at most ``HORN_SECONDS``): whichever of the two settles the program first
+   answers, and Spacer's proof stops the probe (on one core, or without ``os.fork``, Spacer
+   runs after the probe, in its turn among the engines below). Spacer finds loop invariants and
    recursive summaries over the integers in a fraction of a second where value analysis
    would enumerate an input range and predicate refinement would unroll; its candidate is a
    proof only once every clause holds with machine integers. It proves; it never reports a
@@ -73,7 +76,12 @@ from ..analysis.cpa_algorithm import Budget
 from ..analysis.result import Statistics, UnknownReason
 from ..cfa.cfa import CFANode, Program
 from ..options import VerifyOptions
+from .beside import Beside
 from .search import Search
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..analysis import horn
 
 # What leaves no time or no point for another engine.
 _FINAL = (UnknownReason.TIMEOUT, UnknownReason.CANCELLED, UnknownReason.MEMORY, UnknownReason.BAD_OPTION,
@@ -131,10 +139,22 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
     retry = False
     merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
     if not known and _horn_applies(program, opts):
-        probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS)
-        if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
-            probe.stats.decided_by = "cegar"
-            return probe
+        # Spacer beside the probe, on another core (pipeline/beside.py); its proof ends the probe.
+        spacer = Beside.start(partial(_horn_outcome, program, _share(opts, t0, HORN_SECONDS, HORN_SHARE)),
+                              _share(opts, t0, HORN_SECONDS, HORN_SHARE))
+        try:
+            probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS,
+                          None if spacer is None else partial(_has_proof, spacer))
+            if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
+                probe.stats.decided_by = "cegar"
+                return probe
+            beside = None if spacer is None or probe.confirmed else spacer.answer(_cancel(opts))
+        finally:
+            if spacer is not None:
+                spacer.stop()
+        if beside is not None and beside.status == "safe":
+            return _proved(stats, "invariants", beside.summaries)
+        retry = beside is not None and beside.timed_out
         if not probe.confirmed:  # a confirmed violation leaves nothing to prove
             steps: list[tuple[Prover, float, float]] = []
             templates = (_prove_templates, TEMPLATES_SECONDS, TEMPLATES_SHARE)
@@ -148,7 +168,7 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 steps += [] if first else [templates]
             else:
                 steps.append(templates)
-            steps.append((_prove, HORN_SECONDS, HORN_SHARE))
+            steps += [(_prove, HORN_SECONDS, HORN_SHARE)] if spacer is None else []
             if not scope.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
                            KIND_SECONDS, HORN_SHARE),
@@ -236,6 +256,20 @@ def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: fl
 
     out = horn.solve(program, seconds, _cancel(opts))
     return (_proved(stats, "invariants", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
+
+
+def _horn_outcome(program: Program, seconds: float) -> horn.HornOutcome:
+    """Spacer's outcome, in a child beside the probe (which cancels it when it is not wanted)."""
+    from ..analysis import horn
+
+    return horn.solve(program, seconds)
+
+
+def _has_proof(spacer: Beside[horn.HornOutcome]) -> bool:
+    if not spacer.ready():
+        return False
+    got = spacer.answer()
+    return got is not None and got.status == "safe"
 
 
 def _prove_templates(program: Program, opts: VerifyOptions, stats: Statistics,

@@ -1,0 +1,166 @@
+"""An engine in a forked child beside the probe (engine/pipeline/beside.py): its answer, its
+time limit, its failures, and the portfolio's use of it (Spacer's proof ends the probe)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from cbam.engine.analysis import horn
+from cbam.engine.pipeline import beside, portfolio
+from cbam.engine.pipeline.beside import Beside
+from cbam.engine.pipeline.search import Search
+
+from tests.conftest import verify_src
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork here")
+
+TWICE = """
+extern int __VERIFIER_nondet_int(void);
+extern void abort(void);
+void reach_error(void);
+int twice(int n) {
+  if (n <= 0) return 0;
+  return twice(n - 1) + 2;
+}
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 1000) return 0;
+  if (twice(n) != 2 * n) { reach_error(); abort(); }
+  return 0;
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def two_cores(monkeypatch) -> None:
+    """The tests below are about the child, whatever this machine's cores (one core runs nothing beside)."""
+    monkeypatch.delenv("CBAM_NO_BESIDE", raising=False)
+    monkeypatch.setattr(beside, "cores", lambda: 2)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_the_childs_answer_comes_back() -> None:
+    big = {"summaries": {f"f{i}": "x" * 1000 for i in range(200)}}  # more than a pipe's buffer
+    child = Beside.start(lambda: (os.getpid(), big), 5.0)
+    assert child is not None
+    pid = child.pid
+    got = child.answer()
+    assert got is not None and got[0] == pid != os.getpid() and got[1] == big
+    assert _gone(pid)  # reaped: no zombie left behind
+
+
+def test_a_child_past_its_time_is_killed_without_an_answer() -> None:
+    child = Beside.start(lambda: time.sleep(60), 0.2)
+    assert child is not None
+    pid = child.pid
+    t0 = time.monotonic()
+    assert not child.ready()
+    assert child.answer() is None
+    assert time.monotonic() - t0 < 0.2 + beside.GRACE_SECONDS + 1.0
+    assert _gone(pid)
+
+
+def test_a_failing_child_answers_nothing() -> None:
+    def fails() -> None:
+        raise RuntimeError("boom")
+
+    child = Beside.start(fails, 5.0)
+    assert child is not None
+    t0 = time.monotonic()
+    assert child.answer() is None
+    assert time.monotonic() - t0 < 2.0  # the end of its pipe says so at once
+
+
+def test_stop_kills_a_running_child() -> None:
+    child = Beside.start(lambda: time.sleep(60), 30.0)
+    assert child is not None
+    pid = child.pid
+    child.stop()
+    assert _gone(pid) and child.ready() and child.answer() is None
+
+
+def test_a_cancelled_wait_ends_at_once() -> None:
+    child = Beside.start(lambda: time.sleep(60), 30.0)
+    assert child is not None
+    pid = child.pid
+    t0 = time.monotonic()
+    assert child.answer(lambda: True) is None
+    assert time.monotonic() - t0 < 1.0 and _gone(pid)
+
+
+def test_nothing_runs_beside_on_one_core(monkeypatch) -> None:
+    monkeypatch.setattr(beside, "cores", lambda: 1)
+    assert Beside.start(lambda: 1, 1.0) is None
+    monkeypatch.setattr(beside, "cores", lambda: 2)
+    monkeypatch.setenv("CBAM_NO_BESIDE", "1")
+    assert Beside.start(lambda: 1, 1.0) is None
+
+
+def _probe_until_stopped(seen: dict, seconds: float):
+    """The portfolio with a probe that finds nothing and runs until it is stopped (or ``seconds``)."""
+
+    def strategy(program, opts, stats, cegar, *rest):
+        def probe_first(first_phase_only: bool, limit, stop=None):
+            if not first_phase_only:
+                return cegar(first_phase_only, limit)
+            seen["stop"] = stop is not None
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < seconds:
+                if stop is not None and stop():
+                    seen["stopped_after"] = time.monotonic() - t0
+                    return Search(stats=stats, precision={})
+                time.sleep(0.01)
+            return Search(stats=stats, precision={})
+        return portfolio._portfolio(program, opts, stats, probe_first, *rest)
+
+    return strategy
+
+
+def test_spacers_proof_ends_the_probe(tmp_path: Path, monkeypatch) -> None:
+    """Spacer proves twice() beside the probe; its proof stops the probe long before the probe's
+    own end, and is the run's answer."""
+    seen: dict = {}
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", _probe_until_stopped(seen, 20))
+    t0 = time.monotonic()
+    r = verify_src(TWICE, tmp_path, timeout=60, config="value+predicate")
+    assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants"
+    assert seen["stop"] and seen["stopped_after"] < 10
+    assert time.monotonic() - t0 < 15
+    assert "twice" in r.invariants
+
+
+def test_without_a_proof_the_probe_runs_on(tmp_path: Path, monkeypatch) -> None:
+    """A child that finds no proof does not stop the probe, and the run goes on as without it."""
+    seen: dict = {}
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", _probe_until_stopped(seen, 2))
+    monkeypatch.setattr(horn, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out"))
+    r = verify_src(TWICE.replace("n > 1000", "n > 10"), tmp_path, timeout=60, config="value+predicate")
+    assert seen["stop"] and "stopped_after" not in seen
+    assert r.verdict == "TRUE" and r.statistics.decided_by != "invariants"
+
+
+def test_one_core_runs_spacer_after_the_probe(tmp_path: Path, monkeypatch) -> None:
+    seen: dict = {}
+    monkeypatch.setattr(beside, "cores", lambda: 1)
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", _probe_until_stopped(seen, 0.5))
+    calls: list = []
+    solve = horn.solve
+
+    def counted(*a, **k):
+        calls.append(os.getpid())
+        return solve(*a, **k)
+
+    monkeypatch.setattr(horn, "solve", counted)
+    r = verify_src(TWICE, tmp_path, timeout=60, config="value+predicate")
+    assert not seen["stop"]
+    assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants" and calls == [os.getpid()]
