@@ -28,6 +28,7 @@ from .cfa.cfa import Program
 from .lazy_z3 import fresh_context
 from .options import THEORIES, VerifyOptions
 from .pipeline import portfolio
+from .pipeline.beside import either
 from .pipeline.cachepolicy import CachePolicy
 from .pipeline.phases import schedule
 from .pipeline.search import Search, accumulate, run_phases
@@ -216,7 +217,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
             limit = timeout if left is None else left if timeout is None else min(timeout, left)
             try:
                 return run_phases(program, cpa, found, blocks, phases[:1] if first_phase_only else phases,
-                                  opts._replace(timeout=limit, cancel=_either(opts.cancel, stop)), persistent, stats,
+                                  opts._replace(timeout=limit, cancel=either(opts.cancel, stop)), persistent, stats,
                                   # A probe streams nothing: its violations are found again, or are its answer.
                                   validated, None if first_phase_only else listener, known, chain, chain_precision,
                                   probe=first_phase_only, check=check)
@@ -231,13 +232,6 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         else:
             policy.file_result(result, found, search.precision, search.certify, chain)
     return result
-
-
-def _either(cancel, stop: Callable[[], bool] | None):
-    """A search's cancellation: the run's, or ``stop`` (another engine has settled the program)."""
-    if stop is None or not callable(cancel):
-        return stop or cancel
-    return lambda: cancel() or stop()
 
 
 class _Violations:

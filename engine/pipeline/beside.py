@@ -49,6 +49,14 @@ def available() -> bool:
     return hasattr(os, "fork") and cores() >= 2 and not os.environ.get("CBAM_NO_BESIDE")
 
 
+def either(cancel: object, stop: Callable[[], bool] | None) -> object:
+    """A run's cancellation (VerifyOptions.cancel: a callable or None), or ``stop``: an engine
+    beside it has settled the program."""
+    if stop is None or not callable(cancel):
+        return stop or cancel
+    return lambda: cancel() or stop()
+
+
 class Beside(Generic[T]):
     """``fn()`` in a forked child; its answer once it has one (``ready``/``answer``)."""
 

@@ -3,11 +3,13 @@
 0. On small programs (at most ``horn.MAX_EDGES`` CFA edges) with a loop or recursion: CEGAR's
    first phase for a moment (``PROBE_SECONDS``), which settles what explicit values settle
    at once (most bounded recursion, and any edit whose summaries the cache still holds);
-   beside it, in a forked child on another core (pipeline/beside.py), **whole-program
-   invariants from Horn clauses** (analysis/horn.py), for a small share of the time
-   (``HORN_SHARE``, at most ``HORN_SECONDS``): whichever of the two settles the program first
-   answers, and Spacer's proof stops the probe (on one core, or without ``os.fork``, Spacer
-   runs after the probe, in its turn among the engines below). Spacer finds loop invariants and
+   beside it and beside every engine after it, in a forked child on another core
+   (pipeline/beside.py), **whole-program invariants from Horn clauses** (analysis/horn.py), for
+   half of the time (``BESIDE_SHARE``, at most ``BESIDE_SECONDS``): whichever engine settles the
+   program first answers, and Spacer's proof stops the one that runs. Before an UNKNOWN, and
+   before the second tries below, the run waits for Spacer's answer. On one core, or without
+   ``os.fork``, Spacer runs after the probe instead, in its turn, for a small share of the time
+   (``HORN_SHARE``, at most ``HORN_SECONDS``), and again in the second tries. Spacer finds loop invariants and
    recursive summaries over the integers in a fraction of a second where value analysis
    would enumerate an input range and predicate refinement would unroll; its candidate is a
    proof only once every clause holds with machine integers. It proves; it never reports a
@@ -76,7 +78,7 @@ from ..analysis.cpa_algorithm import Budget
 from ..analysis.result import Statistics, UnknownReason
 from ..cfa.cfa import CFANode, Program
 from ..options import VerifyOptions
-from .beside import Beside
+from .beside import Beside, either
 from .search import Search
 
 TYPE_CHECKING = False
@@ -89,6 +91,11 @@ _FINAL = (UnknownReason.TIMEOUT, UnknownReason.CANCELLED, UnknownReason.MEMORY, 
 MIN_SECONDS = 0.5  # left of the run's time for path exploration to be worth starting
 HORN_SHARE = 0.1  # of the run's time limit, for the Horn-clause engine first
 HORN_SECONDS = 2.0  # ... and at most this: what it proves, it proves fast
+# Beside the other engines, in a child on the other core (pipeline/beside.py), Spacer gets this
+# share of the run's limit, at most BESIDE_SECONDS: it costs them no time, and some proofs take
+# it (Ackermann03: 16 s, recHanoi03-2: 9 s, where the first try in turn had 2 s).
+BESIDE_SHARE = 0.5
+BESIDE_SECONDS = 30.0
 KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at most this (same share)
 # CEGAR's first phase before it: what it decides this fast needs no other engine. At 0.2 s the
 # editor's median time to the first diagnostic on the shared tasks rose from 0.47 to 0.76 s
@@ -133,28 +140,78 @@ def search(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Call
     return strategy(program, opts, stats, cegar, t0, known, on_confirmed)
 
 
-def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
+def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[..., Search],
                t0: float, known: dict[int, CFANode],
                on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
+    spacer = None
+    if not known and _horn_applies(program, opts):
+        # Spacer in a child on the other core, beside every engine below (pipeline/beside.py).
+        seconds = _share(opts, t0, BESIDE_SECONDS, BESIDE_SHARE)
+        spacer = _Spacer(Beside.start(partial(_horn_outcome, program, seconds), seconds), opts, stats)
+    try:
+        return _engines(program, opts, stats, cegar, t0, known, on_confirmed, spacer)
+    finally:
+        if spacer is not None:
+            spacer.stop()
+
+
+class _Spacer:
+    """Spacer's child, and what the engines beside it ask of it. With no child (one core, no
+    fork) it answers nothing, and Spacer runs in its turn."""
+
+    def __init__(self, child: Beside[horn.HornOutcome] | None, opts: VerifyOptions, stats: Statistics):
+        self.child = child
+        self.opts = opts
+        self.stats = stats
+
+    @property
+    def running(self) -> bool:
+        return self.child is not None
+
+    def proved(self) -> bool:
+        """Whether the child has a proof (never waits): the other engines' cue to stop."""
+        got = self._outcome(False)
+        return got is not None and got.status == "safe"
+
+    def proof(self, wait: bool = False) -> Search | None:
+        """The child's proof as a finished search; ``wait``: for its answer, until its time is up
+        or the run is cancelled."""
+        got = self._outcome(wait)
+        return _proved(self.stats, "invariants", got.summaries) if got is not None and got.status == "safe" else None
+
+    def timed_out(self) -> bool:
+        """Whether the child ran out of time (waits for its answer): more time might prove it."""
+        got = self._outcome(True)
+        return got is not None and got.timed_out
+
+    def stop_with(self, opts: VerifyOptions) -> VerifyOptions:
+        """``opts`` whose cancellation also stops at the child's proof."""
+        return opts if self.child is None else opts._replace(cancel=either(opts.cancel, self.proved))
+
+    def stop(self) -> None:
+        if self.child is not None:
+            self.child.stop()
+
+    def _outcome(self, wait: bool) -> horn.HornOutcome | None:
+        if self.child is None or not (wait or self.child.ready()):
+            return None
+        return self.child.answer(_cancel(self.opts))
+
+
+def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[..., Search],
+             t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None,
+             spacer: _Spacer | None) -> Search:
     retry = False
     merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
-    if not known and _horn_applies(program, opts):
-        # Spacer beside the probe, on another core (pipeline/beside.py); its proof ends the probe.
-        spacer = Beside.start(partial(_horn_outcome, program, _share(opts, t0, HORN_SECONDS, HORN_SHARE)),
-                              _share(opts, t0, HORN_SECONDS, HORN_SHARE))
-        try:
-            probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS,
-                          None if spacer is None else partial(_has_proof, spacer))
-            if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
-                probe.stats.decided_by = "cegar"
-                return probe
-            beside = None if spacer is None or probe.confirmed else spacer.answer(_cancel(opts))
-        finally:
-            if spacer is not None:
-                spacer.stop()
-        if beside is not None and beside.status == "safe":
-            return _proved(stats, "invariants", beside.summaries)
-        retry = beside is not None and beside.timed_out
+    beside = spacer is not None and spacer.running  # Spacer runs beside the engines below, not in its turn
+    stop = spacer.proved if beside else None  # type: ignore[union-attr]
+    if beside:
+        opts = spacer.stop_with(opts)  # type: ignore[union-attr]
+    if spacer is not None:
+        probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS, stop)
+        if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
+            probe.stats.decided_by = "cegar"
+            return probe
         if not probe.confirmed:  # a confirmed violation leaves nothing to prove
             steps: list[tuple[Prover, float, float]] = []
             templates = (_prove_templates, TEMPLATES_SECONDS, TEMPLATES_SHARE)
@@ -168,12 +225,14 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 steps += [] if first else [templates]
             else:
                 steps.append(templates)
-            steps += [(_prove, HORN_SECONDS, HORN_SHARE)] if spacer is None else []
+            steps += [] if beside else [(_prove, HORN_SECONDS, HORN_SHARE)]
             if not scope.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
                            KIND_SECONDS, HORN_SHARE),
                           (_prove_algebraic, ALGEBRAIC_SECONDS, ALGEBRAIC_SHARE)]
             for prove, most, share in steps:
+                if (proof := spacer.proof()) is not None:
+                    return proof
                 seconds = _share(opts, t0, most, share)
                 if seconds <= 0:  # the run's time is up: more of it might have given a proof
                     retry = True
@@ -184,23 +243,32 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
                 retry = retry or again
     deep = (opts.timeout is not None and opts.timeout >= SPLIT_MIN_SECONDS and not known
             and _horn_applies(program, opts) and not scope.unwinds_recursion(program))
-    out = cegar(False, CEGAR_SHARE * max(0.0, t0 + opts.timeout - time.monotonic()) if deep else None)
+    out = cegar(False, CEGAR_SHARE * max(0.0, t0 + opts.timeout - time.monotonic()) if deep else None, stop)
+    if spacer is not None and (proof := spacer.proof()) is not None:
+        return proof
     searched = False  # BMC had CEGAR's leftover and found nothing: the provers below get what it left
     if deep and out.status == "unknown" and out.stopped == UnknownReason.TIMEOUT and not out.confirmed:
         # CEGAR ran out of its share: whatever decides now, a faster machine might have let
         # CEGAR decide it, with another path (the self-check compares no such answers).
         out.stats.phases_cut_by_time += 1
-        # Spacer again for a moment first: its first try's share (2 s) is short of what some
-        # linear recursions need (recHanoi02-2: 2.6 s), and after BMC it ran slower.
+        # Spacer again for a moment first, unless it ran beside CEGAR: its first try's share
+        # (2 s) is short of what some linear recursions need (recHanoi02-2: 2.6 s), and after
+        # BMC it ran slower.
         remaining = t0 + opts.timeout - time.monotonic()
         proved = _prove(program, opts, stats, min(HORN_AGAIN_SECONDS, remaining / 6))[0] \
-            if remaining > MIN_SECONDS else None
+            if remaining > MIN_SECONDS and not beside else None
         if proved is not None:
             return proved
         found = _find_bmc(program, opts, out, t0, on_confirmed)
         if found is not None:
             return found
         searched = True
+    if beside and not out.confirmed and (searched or undecided(out, opts, 0)):
+        # What CEGAR (and BMC) left undecided, Spacer may still prove: its answer before the others'
+        # second tries.
+        if (proof := spacer.proof(wait=True)) is not None:  # type: ignore[union-attr]
+            return proof
+        retry = retry or spacer.timed_out()  # type: ignore[union-attr]
     if (searched or retry and undecided(out, opts, 0)) and not out.confirmed:
         # CEGAR gave up early (no progress, say): two more tries, each with a share of what is
         # left, before path exploration. On a recursion CPArec first (a third): summaries from
@@ -208,11 +276,13 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         # where Spacer gives up after 26), then Spacer (half of the rest). Otherwise Spacer
         # first (half: loop-industry-pattern/mod3 needs 13 s of it), then k-induction with
         # Houdini's invariants (half of the rest). After BMC through the recursion, CPArec
-        # (Spacer had its second try before BMC).
+        # (Spacer had its second try before BMC). Spacer's try is left out where it ran beside.
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
         order: list[tuple[Prover, int]] = ([(_prove_cparec, 1)] if searched
                                            else [(_prove_cparec, 3), (_prove, 2)] if scope.recursive(program)
                                            else [(_prove, 2), (_prove_kinduction, 2)])
+        if beside:  # (the one left gets half of what is left, path exploration the rest)
+            order = [(p, min(n, 2)) for p, n in order if p is not _prove]
         for prove, share in order:
             remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
             if remaining is not None and remaining < share * MIN_SECONDS:
@@ -224,6 +294,10 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         if tried:  # whether more time might have given a proof
             retry = any(tried)
     complete(program, opts, out, t0, known, on_confirmed, merged)
+    if beside and out.status == "unknown" and not out.confirmed:
+        if (proof := spacer.proof(wait=True)) is not None:  # type: ignore[union-attr]
+            return proof
+        retry = retry or spacer.timed_out()  # type: ignore[union-attr]
     if retry and out.status == "unknown":
         # Spacer ran out of its time: on a faster machine it might have proved this. Such an
         # UNKNOWN is not a final answer (the cache does not keep it; the self-check skips it).
@@ -263,13 +337,6 @@ def _horn_outcome(program: Program, seconds: float) -> horn.HornOutcome:
     from ..analysis import horn
 
     return horn.solve(program, seconds)
-
-
-def _has_proof(spacer: Beside[horn.HornOutcome]) -> bool:
-    if not spacer.ready():
-        return False
-    got = spacer.answer()
-    return got is not None and got.status == "safe"
 
 
 def _prove_templates(program: Program, opts: VerifyOptions, stats: Statistics,
