@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import horn
+from cbam.engine.analysis import cparec, horn
+from cbam.engine.analysis.result import UnknownReason
 from cbam.engine.pipeline import beside, portfolio
 from cbam.engine.pipeline.beside import Beside
 from cbam.engine.pipeline.search import Search
@@ -164,3 +165,23 @@ def test_one_core_runs_spacer_after_the_probe(tmp_path: Path, monkeypatch) -> No
     r = verify_src(TWICE, tmp_path, timeout=60, config="value+predicate")
     assert not seen["stop"]
     assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants" and calls == [os.getpid()]
+
+
+def test_a_silent_child_keeps_the_run_within_its_limit(tmp_path: Path, monkeypatch) -> None:
+    """CEGAR gives up at once, and Spacer's child never answers: the run waits for the child's
+    answer before an UNKNOWN, but not past the run's own limit."""
+
+    def gives_up(program, opts, stats, cegar, *rest):
+        def none(first_phase_only: bool, limit, stop=None):
+            return Search(status="unknown", kind=UnknownReason.NO_PROGRESS, reason="stubbed out", stats=stats,
+                          precision={})
+        return portfolio._portfolio(program, opts._replace(path_exploration=False), stats, none, *rest)
+
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", gives_up)
+    monkeypatch.setattr(horn, "solve", lambda *a, **k: time.sleep(100))
+    monkeypatch.setattr(cparec, "solve", lambda *a, **k: cparec.CparecOutcome("unknown", reason="stubbed out"))
+    t0 = time.monotonic()
+    r = verify_src(TWICE, tmp_path, timeout=4, config="value+predicate")
+    elapsed = time.monotonic() - t0
+    assert r.verdict == "UNKNOWN"
+    assert 4 * portfolio.BESIDE_SHARE <= elapsed < 4 + 0.5  # it waited for the child, and no longer than the run

@@ -78,6 +78,7 @@ from ..analysis.cpa_algorithm import Budget
 from ..analysis.result import Statistics, UnknownReason
 from ..cfa.cfa import CFANode, Program
 from ..options import VerifyOptions
+from . import beside
 from .beside import Beside, either
 from .search import Search
 
@@ -96,6 +97,7 @@ HORN_SECONDS = 2.0  # ... and at most this: what it proves, it proves fast
 # it (Ackermann03: 16 s, recHanoi03-2: 9 s, where the first try in turn had 2 s).
 BESIDE_SHARE = 0.5
 BESIDE_SECONDS = 30.0
+MIN_BESIDE = 0.1  # with less, Spacer runs in its turn (if the run has time for it at all)
 KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at most this (same share)
 # CEGAR's first phase before it: what it decides this fast needs no other engine. At 0.2 s the
 # editor's median time to the first diagnostic on the shared tasks rose from 0.47 to 0.76 s
@@ -147,7 +149,10 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
     if not known and _horn_applies(program, opts):
         # Spacer in a child on the other core, beside every engine below (pipeline/beside.py).
         seconds = _share(opts, t0, BESIDE_SECONDS, BESIDE_SHARE)
-        spacer = _Spacer(Beside.start(partial(_horn_outcome, program, seconds), seconds), opts, stats)
+        if opts.timeout is not None:  # its answer, with the time it may take to send it, within the run's
+            seconds = min(seconds, t0 + opts.timeout - time.monotonic() - beside.GRACE_SECONDS)
+        child = Beside.start(partial(_horn_outcome, program, seconds), seconds) if seconds > MIN_BESIDE else None
+        spacer = _Spacer(child, opts, stats)
     try:
         return _engines(program, opts, stats, cegar, t0, known, on_confirmed, spacer)
     finally:
@@ -203,9 +208,9 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
              spacer: _Spacer | None) -> Search:
     retry = False
     merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
-    beside = spacer is not None and spacer.running  # Spacer runs beside the engines below, not in its turn
-    stop = spacer.proved if beside else None  # type: ignore[union-attr]
-    if beside:
+    alongside = spacer is not None and spacer.running  # Spacer runs beside the engines below, not in its turn
+    stop = spacer.proved if alongside else None  # type: ignore[union-attr]
+    if alongside:
         opts = spacer.stop_with(opts)  # type: ignore[union-attr]
     if spacer is not None:
         probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS, stop)
@@ -225,7 +230,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 steps += [] if first else [templates]
             else:
                 steps.append(templates)
-            steps += [] if beside else [(_prove, HORN_SECONDS, HORN_SHARE)]
+            steps += [] if alongside else [(_prove, HORN_SECONDS, HORN_SHARE)]
             if not scope.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
                            KIND_SECONDS, HORN_SHARE),
@@ -256,14 +261,14 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         # BMC it ran slower.
         remaining = t0 + opts.timeout - time.monotonic()
         proved = _prove(program, opts, stats, min(HORN_AGAIN_SECONDS, remaining / 6))[0] \
-            if remaining > MIN_SECONDS and not beside else None
+            if remaining > MIN_SECONDS and not alongside else None
         if proved is not None:
             return proved
         found = _find_bmc(program, opts, out, t0, on_confirmed)
         if found is not None:
             return found
         searched = True
-    if beside and not out.confirmed and (searched or undecided(out, opts, 0)):
+    if alongside and not out.confirmed and (searched or undecided(out, opts, 0)):
         # What CEGAR (and BMC) left undecided, Spacer may still prove: its answer before the others'
         # second tries.
         if (proof := spacer.proof(wait=True)) is not None:  # type: ignore[union-attr]
@@ -281,7 +286,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         order: list[tuple[Prover, int]] = ([(_prove_cparec, 1)] if searched
                                            else [(_prove_cparec, 3), (_prove, 2)] if scope.recursive(program)
                                            else [(_prove, 2), (_prove_kinduction, 2)])
-        if beside:  # (the one left gets half of what is left, path exploration the rest)
+        if alongside:  # (the one left gets half of what is left, path exploration the rest)
             order = [(p, min(n, 2)) for p, n in order if p is not _prove]
         for prove, share in order:
             remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
@@ -294,7 +299,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         if tried:  # whether more time might have given a proof
             retry = any(tried)
     complete(program, opts, out, t0, known, on_confirmed, merged)
-    if beside and out.status == "unknown" and not out.confirmed:
+    if alongside and out.status == "unknown" and not out.confirmed:
         if (proof := spacer.proof(wait=True)) is not None:  # type: ignore[union-attr]
             return proof
         retry = retry or spacer.timed_out()  # type: ignore[union-attr]
