@@ -6,8 +6,8 @@
    beside it and beside every engine after it, in a forked child on another core
    (pipeline/beside.py), **whole-program invariants from Horn clauses** (analysis/horn.py), for
    half of the time (``BESIDE_SHARE``, at most ``BESIDE_SECONDS``): whichever engine settles the
-   program first answers, and Spacer's proof stops the one that runs. Before an UNKNOWN, and
-   before the second tries below, the run waits for Spacer's answer. On one core, or without
+   program first answers, and Spacer's proof stops the one that runs. The second tries below
+   run beside it too; before an UNKNOWN the run waits for Spacer's answer. On one core, or without
    ``os.fork``, Spacer runs after the probe instead, in its turn, for a small share of the time
    (``HORN_SHARE``, at most ``HORN_SECONDS``), and again in the second tries. Spacer finds loop invariants and
    recursive summaries over the integers in a fraction of a second where value analysis
@@ -189,6 +189,13 @@ class _Spacer:
         got = self._outcome(True)
         return got is not None and got.timed_out
 
+    def may_prove(self) -> bool:
+        """Whether the child still runs, or ran out of time (never waits)."""
+        if self.child is None:
+            return False
+        got = self._outcome(False)
+        return not self.child.ready() or (got is not None and got.timed_out)
+
     def stop_with(self, opts: VerifyOptions) -> VerifyOptions:
         """``opts`` whose cancellation also stops at the child's proof."""
         return opts if self.child is None else opts._replace(cancel=either(opts.cancel, self.proved))
@@ -269,11 +276,12 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
             return found
         searched = True
     if alongside and not out.confirmed and (searched or undecided(out, opts, 0)):
-        # What CEGAR (and BMC) left undecided, Spacer may still prove: its answer before the others'
-        # second tries.
-        if (proof := spacer.proof(wait=True)) is not None:  # type: ignore[union-attr]
+        # What CEGAR (and BMC) left undecided, Spacer may still prove; the others' second tries
+        # run beside it rather than after it (waiting cost Addition01-2, which CPArec proves,
+        # 15 s in the editor).
+        if (proof := spacer.proof()) is not None:  # type: ignore[union-attr]
             return proof
-        retry = retry or spacer.timed_out()  # type: ignore[union-attr]
+        retry = retry or spacer.may_prove()  # type: ignore[union-attr]
     if (searched or retry and undecided(out, opts, 0)) and not out.confirmed:
         # CEGAR gave up early (no progress, say): two more tries, each with a share of what is
         # left, before path exploration. On a recursion CPArec first (a third): summaries from
