@@ -145,19 +145,19 @@ def search(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Call
 def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[..., Search],
                t0: float, known: dict[int, CFANode],
                on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
-    spacer = None
-    if not known and _horn_applies(program, opts):
+    probe = not known and _horn_applies(program, opts)
+    child = None
+    if probe:
         # Spacer in a child on the other core, beside every engine below (pipeline/beside.py).
         seconds = _share(opts, t0, BESIDE_SECONDS, BESIDE_SHARE)
         if opts.timeout is not None:  # its answer, with the time it may take to send it, within the run's
             seconds = min(seconds, t0 + opts.timeout - time.monotonic() - beside.GRACE_SECONDS)
         child = Beside.start(partial(_horn_outcome, program, seconds), seconds) if seconds > MIN_BESIDE else None
-        spacer = _Spacer(child, opts, stats)
+    spacer = _Spacer(child, opts, stats)
     try:
-        return _engines(program, opts, stats, cegar, t0, known, on_confirmed, spacer)
+        return _engines(program, opts, stats, cegar, t0, known, on_confirmed, probe, spacer)
     finally:
-        if spacer is not None:
-            spacer.stop()
+        spacer.stop()
 
 
 class _Spacer:
@@ -184,11 +184,6 @@ class _Spacer:
         got = self._outcome(wait)
         return _proved(self.stats, "invariants", got.summaries) if got is not None and got.status == "safe" else None
 
-    def timed_out(self) -> bool:
-        """Whether the child ran out of time (waits for its answer): more time might prove it."""
-        got = self._outcome(True)
-        return got is not None and got.timed_out
-
     def may_prove(self) -> bool:
         """Whether the child still runs, or ran out of time (never waits)."""
         if self.child is None:
@@ -212,14 +207,15 @@ class _Spacer:
 
 def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[..., Search],
              t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None,
-             spacer: _Spacer | None) -> Search:
+             probe_first: bool, spacer: _Spacer) -> Search:
+    """``probe_first``: a small program with a loop or recursion, where CEGAR's probe and the
+    provers go before CEGAR's full run."""
     retry = False
     merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
-    alongside = spacer is not None and spacer.running  # Spacer runs beside the engines below, not in its turn
-    stop = spacer.proved if alongside else None  # type: ignore[union-attr]
-    if alongside:
-        opts = spacer.stop_with(opts)  # type: ignore[union-attr]
-    if spacer is not None:
+    alongside = spacer.running  # Spacer runs beside the engines below, not in its turn
+    stop = spacer.proved if alongside else None
+    opts = spacer.stop_with(opts)
+    if probe_first:
         probe = cegar(True, min(PROBE_SECONDS, opts.timeout) if opts.timeout is not None else PROBE_SECONDS, stop)
         if probe.status in ("safe", "unsafe") and probe.stopped == UnknownReason.NONE and not probe.reason:
             probe.stats.decided_by = "cegar"
@@ -256,7 +252,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
     deep = (opts.timeout is not None and opts.timeout >= SPLIT_MIN_SECONDS and not known
             and _horn_applies(program, opts) and not scope.unwinds_recursion(program))
     out = cegar(False, CEGAR_SHARE * max(0.0, t0 + opts.timeout - time.monotonic()) if deep else None, stop)
-    if spacer is not None and (proof := spacer.proof()) is not None:
+    if (proof := spacer.proof()) is not None:
         return proof
     searched = False  # BMC had CEGAR's leftover and found nothing: the provers below get what it left
     if deep and out.status == "unknown" and out.stopped == UnknownReason.TIMEOUT and not out.confirmed:
@@ -279,9 +275,9 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         # What CEGAR (and BMC) left undecided, Spacer may still prove; the others' second tries
         # run beside it rather than after it (waiting cost Addition01-2, which CPArec proves,
         # 15 s in the editor).
-        if (proof := spacer.proof()) is not None:  # type: ignore[union-attr]
+        if (proof := spacer.proof()) is not None:
             return proof
-        retry = retry or spacer.may_prove()  # type: ignore[union-attr]
+        retry = retry or spacer.may_prove()
     if (searched or retry and undecided(out, opts, 0)) and not out.confirmed:
         # CEGAR gave up early (no progress, say): two more tries, each with a share of what is
         # left, before path exploration. On a recursion CPArec first (a third): summaries from
@@ -308,9 +304,9 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
             retry = any(tried)
     complete(program, opts, out, t0, known, on_confirmed, merged)
     if alongside and out.status == "unknown" and not out.confirmed:
-        if (proof := spacer.proof(wait=True)) is not None:  # type: ignore[union-attr]
+        if (proof := spacer.proof(wait=True)) is not None:
             return proof
-        retry = retry or spacer.timed_out()  # type: ignore[union-attr]
+        retry = retry or spacer.may_prove()  # (it has answered: whether it ran out of time)
     if retry and out.status == "unknown":
         # Spacer ran out of its time: on a faster machine it might have proved this. Such an
         # UNKNOWN is not a final answer (the cache does not keep it; the self-check skips it).
