@@ -702,7 +702,12 @@ def with_variables(clauses: list[Clause], deadline: float) -> list[Rule] | None:
 def _spacer_once(rules: list[Rule], seconds: float, seed: int, deadline: float) -> dict[RelKey, Interpretation] | str:
     """One attempt: Spacer's search for at most ``seconds`` (or up to ``deadline``, building
     the rules included)."""
-    fp = z3.Fixedpoint()
+    # A context of its own: Spacer's search follows the terms' ids, and in the shared context
+    # those depend on everything the process built before (copy.c's proof: 1.4 s or 18 s with
+    # the same clauses, by PYTHONHASHSEED or a few unrelated terms made first). Translated into
+    # a fresh context in a fixed order, the same clauses get the same ids and the same search.
+    ctx = z3.Context()
+    fp = z3.Fixedpoint(ctx=ctx)
     fp.set(engine="spacer")
     fp.set("spacer.random_seed", seed)
     # Every relation keeps its own interpretation (inlined or sliced ones would read "true"),
@@ -713,7 +718,7 @@ def _spacer_once(rules: list[Rule], seconds: float, seed: int, deadline: float) 
     def rel(k: RelKey, args: list[z3.ExprRef]) -> z3.FuncDeclRef:
         r = rels.get(k)
         if r is None:
-            r = z3.Function(f"R{len(rels)}", *[a.sort() for a in args], z3.BoolSort())
+            r = z3.Function(f"R{len(rels)}", *[a.sort() for a in args], z3.BoolSort(ctx))
             rels[k] = r
             fp.register_relation(r)
         return r
@@ -721,11 +726,12 @@ def _spacer_once(rules: list[Rule], seconds: float, seed: int, deadline: float) 
     for c, free in _in_order(rules, seed):
         if time.monotonic() > deadline:  # building the rules counts against the engine's time
             return BUILDING_TIMED_OUT
-        heads = [z3.FreshConst(a.sort(), "hd") for a in c.head_args]
+        head_args = [a.translate(ctx) for a in c.head_args]
+        heads = [z3.FreshConst(a.sort(), "hd") for a in head_args]
         head = rel(c.head, heads)(*heads)
-        body = [rel(k, args)(*args) for k, args in c.body]
-        body += list(c.constraints) + [h == a for h, a in zip(heads, c.head_args)]
-        add_rule(fp, head, body, free | set(heads))
+        body = [rel(k, here)(*here) for k, args in c.body for here in [[a.translate(ctx) for a in args]]]
+        body += [f.translate(ctx) for f in c.constraints] + [h == a for h, a in zip(heads, head_args)]
+        add_rule(fp, head, body, [v.translate(ctx) for v in sorted(free, key=str)] + heads)
     ms = solver_timeout(int(1000 * min(seconds, deadline - time.monotonic())))
     if ERROR not in rels:
         return "no error location is reachable in the clauses"
@@ -748,7 +754,9 @@ def _model(answer: z3.ExprRef, rels: dict[RelKey, z3.FuncDeclRef]) -> dict[RelKe
     """Each relation's definition over placeholders ``__a<i>`` for its positions."""
     holes = {r.name(): [z3.Const(f"__a{i}", r.domain(i)) for i in range(r.arity())] for r in rels.values()}
     got = definitions(answer, holes)
-    return {k: (got[r.name()], holes[r.name()]) for k, r in rels.items() if r.name() in got}
+    home = z3.main_ctx()  # where the other engines' terms are
+    return {k: (got[r.name()].translate(home), [h.translate(home) for h in holes[r.name()]])
+            for k, r in rels.items() if r.name() in got}
 
 
 # ---- presentation -----------------------------------------------------------------------------

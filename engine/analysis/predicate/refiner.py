@@ -179,30 +179,36 @@ def _post_order(root: TNode) -> list[TNode]:
 def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] | None:
     """Tree interpolants (over each node's args), or None if the tree is satisfiable or Spacer fails."""
     nodes = _post_order(root)
-    fp = z3.Fixedpoint()
+    # A context of its own, as horn._spacer_once explains: the same tree, the same search,
+    # whatever terms the process built before.
+    ctx = z3.Context()
+    fp = z3.Fixedpoint(ctx=ctx)
     fp.set(engine="spacer")
     ms = solver_timeout(timeout_ms)
     start = time.monotonic()
     rels: dict[int, z3.FuncDeclRef] = {}
+    args: dict[int, list[z3.ExprRef]] = {}
     for i, n in enumerate(nodes):
-        rels[id(n)] = z3.Function(f"R{i}", *[a.sort() for a in n.args], z3.BoolSort())
+        args[id(n)] = [a.translate(ctx) for a in n.args]
+        rels[id(n)] = z3.Function(f"R{i}", *[a.sort() for a in args[id(n)]], z3.BoolSort(ctx))
         fp.register_relation(rels[id(n)])
     for n in nodes:
         if time.monotonic() - start > ms / 1000:  # building the clauses counts against the limit
             return None
-        body = [rels[id(c)](*c.args) for c in n.children] + list(n.label)
-        head = rels[id(n)](*n.args)
-        vs = set(n.args) | {a for c in n.children for a in c.args}
-        for f in n.label:
+        label = [f.translate(ctx) for f in n.label]
+        body = [rels[id(c)](*args[id(c)]) for c in n.children] + label
+        head = rels[id(n)](*args[id(n)])
+        vs = set(args[id(n)]) | {a for c in n.children for a in args[id(c)]}
+        for f in label:
             vs |= uninterpreted_consts(f)
-        add_rule(fp, head, body, vs)
+        add_rule(fp, head, body, sorted(vs, key=str))
     ms = max(1, ms - int(1000 * (time.monotonic() - start)))
     fp.set("timeout", ms)
     if root.args:  # the query's variables (declared after the rules, they bind in the query alone)
-        fp.declare_var(*root.args)
+        fp.declare_var(*args[id(root)])
     token = _watchdog.arm(fp.ctx, time.monotonic() + ms / 1000 + 0.05)
     try:
-        r = fp.query(rels[id(root)](*root.args))
+        r = fp.query(rels[id(root)](*args[id(root)]))
     except z3.Z3Exception:
         return None
     finally:
@@ -210,7 +216,9 @@ def spacer_interpolants(root: TNode, timeout_ms: int) -> dict[int, z3.BoolRef] |
     if r != z3.unsat:
         return None
     by_name = {rels[id(n)].name(): n for n in nodes}
-    got = definitions(fp.get_answer(), {name: n.args for name, n in by_name.items()})
+    got = definitions(fp.get_answer(), {name: args[id(n)] for name, n in by_name.items()})
+    home = z3.main_ctx()
+    got = {name: f.translate(home) for name, f in got.items()}
     return {id(by_name[name]): f for name, f in got.items()}
 
 
@@ -252,9 +260,9 @@ def relation_definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef
         if z3.is_app(b) and b.decl().kind() == z3.Z3_OP_UNINTERPRETED:
             return b, a
     if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-        return body, z3.BoolVal(True)
+        return body, z3.BoolVal(True, body.ctx)
     if z3.is_not(body) and body.arg(0).decl().kind() == z3.Z3_OP_UNINTERPRETED:
-        return body.arg(0), z3.BoolVal(False)
+        return body.arg(0), z3.BoolVal(False, body.ctx)
     return None, body
 
 
