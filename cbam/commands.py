@@ -343,6 +343,17 @@ class _Prefetch:
         except api.FrontendError as exc:  # raised where the text is taken, as if preprocessed there
             self.error = exc
 
+    def unpreprocessed(self, source: str, pp, entry: str) -> str | None:
+        """The source's address before its preprocessing ends, where there is one (api.unpreprocessed_key)."""
+        if self.taken or self.run is None or source != self.source or pp != self.pp:
+            return None
+        return api.unpreprocessed_key(self.run, pp, entry)
+
+    def stop(self) -> None:
+        self.taken = True
+        if self.run is not None:
+            self.run.stop()
+
     def take(self, source: str, pp) -> str | None:
         """The preprocessed text, if it is that of source with options pp (else None); once."""
         if self.taken or source != self.source or pp != self.pp:
@@ -413,23 +424,35 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
                              entry_null=getattr(args, "entry_null", False),
                              path_exploration=not getattr(args, "no_path_exploration", False),
                              horn=not getattr(args, "no_horn", False))
+    t0 = time.monotonic()
+    # Without --entry, main's answer (a file with main is verified from it alone).
+    entry = args.entry or "main"
+    self_check = os.environ.get("CBAM_SELF_CHECK", "") not in ("", "0")
+    # A file without directives is answered before its preprocessing ends (about 8 ms).
+    alias = args._prefetch.unpreprocessed(source, pp, entry) if args._prefetch is not None and store else None
+    if alias is not None and not self_check:
+        hit = api.answer_unpreprocessed(store, alias, opts)
+        if hit is not None:
+            args._prefetch.stop()
+            hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
+            return hit[0], hit[1], 0.0
     pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
     if pp_text is None:
         pp_text = api.preprocess(source, None, pp)
     if store is not None:
-        t0 = time.monotonic()
-        # Without --entry, main's answer (a file with main is verified from it alone).
-        hit = api.answer_unchanged(store, source, pp_text, pp, args.entry or "main", opts)
+        hit = api.answer_unchanged(store, source, pp_text, pp, entry, opts)
         if hit is not None:
             hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
-            if os.environ.get("CBAM_SELF_CHECK", "") not in ("", "0"):
+            if self_check:
                 _self_check(hit[0], source, pp, pp_text, args, opts)
+            if alias is not None:
+                api.file_unpreprocessed(store, source, pp_text, pp, entry, opts, alias)
             return hit[0], hit[1], 0.0
     from cbam import isolation
 
     if not isolation.available():
-        return *_analyse(source, pp, pp_text, args.entry, opts), 0.0
-    return _analyse_in_child(source, pp, pp_text, args, opts)
+        return *_analyse(source, pp, pp_text, args.entry, opts, alias), 0.0
+    return _analyse_in_child(source, pp, pp_text, args, opts, alias)
 
 
 def _store(args: argparse.Namespace):
@@ -439,7 +462,8 @@ def _store(args: argparse.Namespace):
     return args._cache
 
 
-def _analyse(source: str, pp, pp_text: str, entry: str | None, opts) -> tuple[dict, list[str | None]]:
+def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str | None = None
+             ) -> tuple[dict, list[str | None]]:
     t0 = time.monotonic()
     program = api.load(source, preprocess=pp, entry=entry or "main", preprocessed=pp_text, cache=opts.cache)
     loaded()
@@ -451,18 +475,21 @@ def _analyse(source: str, pp, pp_text: str, entry: str | None, opts) -> tuple[di
         data = report.result.to_json()
         data["entries"] = report.entries
         return data, [v.harness for v in report.result.violations]
-    # The result is filed under the same source key (program.source_key) for the next run.
+    # The result is filed under the same source key (program.source_key) for the next run,
+    # and under its unpreprocessed address where it has one.
     result = api.verify(program, opts)
+    if alias is not None and opts.cache is not None:
+        api.file_unpreprocessed(opts.cache, source, pp_text, pp, entry or "main", opts, alias)
     return result.to_json(), [v.harness for v in result.violations]
 
 
-def _analyse_in_child(source: str, pp, pp_text: str, args: argparse.Namespace, opts
+def _analyse_in_child(source: str, pp, pp_text: str, args: argparse.Namespace, opts, alias: str | None
                       ) -> tuple[dict, list[str | None], float]:
     """_analyse in a forked child (see _isolated); UNKNOWN (crashed, or timeout) when it gives
     no answer."""
     start = time.monotonic()
     out, crashes = _isolated(lambda store, limit: _analyse(source, pp, pp_text, args.entry,
-                                                           opts._replace(cache=store, timeout=limit)),
+                                                           opts._replace(cache=store, timeout=limit), alias),
                              args, opts.cache, opts.timeout)
     if out.ok:
         data, harnesses = out.value

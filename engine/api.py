@@ -13,6 +13,8 @@ ones below, and nothing else.
 
 from __future__ import annotations
 
+import os as _os
+
 from . import lazy_z3
 from .analysis import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
@@ -32,7 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
            "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
-           "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged", "open_cache", "summaries", "cfa_text", "limit_memory",
+           "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged",
+           "unpreprocessed_key", "answer_unpreprocessed", "file_unpreprocessed", "open_cache", "summaries", "cfa_text", "limit_memory",
            "load_task", "self_check", "warm_up", "prepare_next_run"]
 
 
@@ -145,6 +148,36 @@ def answer_unchanged(store: CacheStore, path: str, pp_text: str, preprocess: Pre
 
     key = source_run_key(source_key(path, None, pp_text, preprocess, entry), options)
     return unchanged.lookup(store, key) if key is not None else None
+
+
+def unpreprocessed_key(run: Preprocessing, preprocess: PreprocessOptions, entry: str) -> str | None:
+    """The address of a preprocessor run's source that is known before the run ends, where its
+    bytes and command line decide its text (a file without directives); else None."""
+    from .frontend.source_key import unpreprocessed_key as key
+
+    return key(run.path, run.raw, run.cmd, preprocess, entry)
+
+
+def answer_unpreprocessed(store: CacheStore, key: str, options: VerifyOptions
+                          ) -> tuple[dict[str, Any], list[str | None]] | None:
+    """answer_unchanged by the address ``unpreprocessed_key`` gave: no preprocessor run needed."""
+    from .cache import unchanged
+    from .cache.keys import source_run_key
+
+    return unchanged.lookup(store, source_run_key(key, options))  # type: ignore[arg-type]
+
+
+def file_unpreprocessed(store: CacheStore, path: str, pp_text: str, preprocess: PreprocessOptions, entry: str,
+                        options: VerifyOptions, key: str) -> bool:
+    """The answer the cache holds for the preprocessed source, filed under its unpreprocessed
+    address ``key`` too, for the next process; whether there was one to file."""
+    from .cache import unchanged
+    from .cache.keys import source_run_key
+    from .frontend.source_key import source_key
+
+    found = source_run_key(source_key(path, None, pp_text, preprocess, entry), options)
+    alias = source_run_key(key, options)
+    return found is not None and alias is not None and unchanged.alias(store, found, alias, _os.path.abspath(path))
 
 
 def summaries(store: CacheStore, function_key: str | None, name: str = "") -> list[dict[str, Any]]:

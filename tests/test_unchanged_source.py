@@ -167,3 +167,96 @@ def test_a_result_without_harnesses_does_not_answer_a_run_that_wants_one(tmp_pat
     p = subprocess.run([sys.executable, "-m", "cbam", "verify", str(src), "--cache-dir", str(cache),
                         "--harness", str(harness)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert "FALSE" in p.stdout and harness.exists() and "__VERIFIER_nondet_int" in harness.read_text()
+
+
+# ---- a file without directives: answered before its preprocessing ends ------------------------
+PLAIN = PROGRAM.replace('#include "lim.h"\n', "").replace("LIMIT", "10")
+
+# A preprocessor that fails while CBAM_TEST_CPP_FAILS is set (a variable the preprocessor's key
+# leaves out): a run that still answers did not wait for it.
+_CPP = """#!/bin/sh
+if [ -n "$CBAM_TEST_CPP_FAILS" ]; then echo "cpp: out of order" >&2; exit 1; fi
+exec {gcc} "$@"
+"""
+
+
+def with_cpp(tmp_path: Path) -> dict[str, str]:
+    import shutil
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    gcc = bin_dir / "gcc"
+    gcc.write_text(_CPP.format(gcc=shutil.which("gcc")))
+    gcc.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+
+
+def run_cli(src: Path, cache: Path, env: dict[str, str], *extra: str) -> tuple[dict | None, str]:
+    p = subprocess.run([sys.executable, "-m", "cbam", "verify", str(src), "--format", "json", "--cache-dir",
+                        str(cache), *extra], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
+    return (json.loads(p.stdout) if p.stdout.strip() else None), p.stderr
+
+
+def test_a_file_without_directives_is_answered_without_its_preprocessor(tmp_path):
+    src, cache = project(tmp_path, PLAIN)
+    env = with_cpp(tmp_path)
+    cold, _ = run_cli(src, cache, env)
+    assert cold["verdict"] == "FALSE" and cold["source"] == "fresh" and error_lines(cold) == [(8, 48)]
+    broken = {**env, "CBAM_TEST_CPP_FAILS": "1"}
+    warm, _ = run_cli(src, cache, broken)
+    assert warm is not None and warm["source"] == "cache" and strip(warm) == strip(cold)
+    # Anything else still goes through the preprocessor: an edit, another option, a directive.
+    src.write_text(PLAIN.replace("v == 7", "v == 6"))
+    edited, err = run_cli(src, cache, broken)
+    assert edited["verdict"] == "ERROR" and "out of order" in err
+    src.write_text(PLAIN)
+    defined, err = run_cli(src, cache, broken, "-D", "UNUSED=1")
+    assert defined["verdict"] == "ERROR" and "out of order" in err
+    with_header, _ = project(tmp_path)
+    run_cli(with_header, cache, env)
+    again, err = run_cli(with_header, cache, broken)
+    assert again["verdict"] == "ERROR" and "out of order" in err
+
+
+def test_another_preprocessor_program_is_run_again(tmp_path):
+    src, cache = project(tmp_path, PLAIN)
+    env = with_cpp(tmp_path)
+    run_cli(src, cache, env)
+    gcc = tmp_path / "bin" / "gcc"
+    gcc.write_text(gcc.read_text() + "\n")  # an upgrade, as far as the key can tell
+    again, err = run_cli(src, cache, {**env, "CBAM_TEST_CPP_FAILS": "1"})
+    assert again["verdict"] == "ERROR" and "out of order" in err
+
+
+def test_what_the_preprocessor_could_read_or_vary_has_no_unpreprocessed_key(tmp_path, monkeypatch):
+    from cbam.engine.frontend.preprocess import Preprocessing, PreprocessOptions
+    from cbam.engine.frontend.source_key import unpreprocessed_key
+
+    src = tmp_path / "p.c"
+    opts = PreprocessOptions(data_model="LP64")
+
+    def key(text: str, options: PreprocessOptions = opts, entry: str = "main") -> str | None:
+        src.write_text(text)
+        run = Preprocessing(str(src), None, options)
+        run.stop()
+        return unpreprocessed_key(str(src), run.raw, run.cmd, options, entry)
+
+    base = key(PLAIN)
+    assert base is not None and key(PLAIN) == base
+    for reads_more in ('#include "lim.h"\n', "%:include <x.h>\n", "??=define X 1\n", '_Pragma("once")\n',
+                       "char *d = __DATE__;\n", "char *t = __TIME__;\n", "char *s = __TIMESTAMP__;\n"):
+        assert key(reads_more + PLAIN) is None, reads_more
+    assert key(PLAIN + " ") != base
+    assert key(PLAIN, opts._replace(defines=("N=1",))) != base
+    assert key(PLAIN, opts._replace(data_model="ILP32")) != base
+    assert key(PLAIN, entry="clamp") != base
+    forced = tmp_path / "forced.h"
+    forced.write_text("int forced;\n")
+    with_forced = key(PLAIN, opts._replace(force_includes=(str(forced),)))
+    assert with_forced not in (None, base)
+    forced.write_text("int forced2;\n")
+    assert key(PLAIN, opts._replace(force_includes=(str(forced),))) not in (None, with_forced)
+    forced.write_text('#include "lim.h"\n')
+    assert key(PLAIN, opts._replace(force_includes=(str(forced),))) is None
+    monkeypatch.setenv("CPATH", str(tmp_path))
+    assert key(PLAIN) != base

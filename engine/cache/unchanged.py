@@ -53,3 +53,13 @@ def remember(store: CacheStore, key: str, file: str, result: VerificationResult)
     """Only results the cache holds as deterministic (result.cache_key set) are remembered."""
     if result.cache_key is not None:
         store.put_source(key, result.cache_key, file, render(result))
+
+
+def alias(store: CacheStore, key: str, alias_key: str, file: str) -> bool:
+    """The answer filed under ``key`` filed under ``alias_key`` too (the same source, addressed
+    without preprocessing: frontend/source_key.unpreprocessed_key); whether there was one."""
+    row = store.get_source(key)
+    if row is None:
+        return False
+    store.put_source(alias_key, row[0], file, row[1])
+    return True

@@ -124,7 +124,7 @@ class Preprocessing:
 
     def __init__(self, path: str, text: str | None = None, options: PreprocessOptions | None = None):
         self.path = path
-        raw = _read_source(path, text)
+        self.raw = raw = _read_source(path, text)
         self.cmd, self.cwd = _command(path, options or PreprocessOptions())
         # Read from stdin with a line marker, so buffers and files take the same route and
         # every marker names the user's path exactly as given.
@@ -147,6 +147,15 @@ class Preprocessing:
             finally:
                 os.close(fin)
             self._out = (fout, ferr)
+
+    def stop(self) -> None:
+        """The text is not wanted after all (the source was answered without it)."""
+        if self._proc is not None and self._out is not None:
+            self._proc.kill()
+            self._proc.wait()
+            for fd in self._out:
+                os.close(fd)
+            self._out = None
 
     def _timed_out(self) -> FrontendError:
         return FrontendError(Diagnostic("error", "the preprocessor timed out", self.path))

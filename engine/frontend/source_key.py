@@ -4,6 +4,7 @@ an unchanged file can be recognised before the parser runs."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from ..sha import sha256
@@ -33,4 +34,47 @@ def source_key(path: str, text: str | None, pp: str, opts: PreprocessOptions, en
             except OSError:
                 return None
         h.update(f.encode("utf-8", "replace") + b"\0" + sha256(data).digest())
+    return h.hexdigest()
+
+
+# What can make the preprocessor read a file, or give another text for the same bytes: a
+# directive (also spelled %: or ??=), a _Pragma operator (GCC dependency reads a file's time),
+# and the macros of the time of day or of a file's time.
+_READS_MORE = (b"#", b"%:", b"??=", b"_Pragma", b"__DATE__", b"__TIME__", b"__TIMESTAMP__")
+# The environment the preprocessor consults: which programs it runs, where it searches.
+_PREPROCESSOR_ENV = ("GCC_EXEC_PREFIX", "COMPILER_PATH", "CPATH", "C_INCLUDE_PATH", "SOURCE_DATE_EPOCH")
+
+
+def self_contained(data: bytes) -> bool:
+    """Whether the preprocessor's text of ``data`` follows from its bytes and the command line alone."""
+    return not any(mark in data for mark in _READS_MORE)
+
+
+def unpreprocessed_key(path: str, raw: bytes, command: list[str], opts: PreprocessOptions, entry: str) -> str | None:
+    """The source's address without running the preprocessor, where its text is a function of
+    what is hashed here: the source's bytes, the command line, the files that command line
+    names (self-contained too), the preprocessor's program and environment. None where the
+    source or a file it is given could read more (then the preprocessed text decides)."""
+    if not self_contained(raw):
+        return None
+    h = sha256()
+    options = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in opts._asdict().items()))
+    for part in ("unpreprocessed", path, options, entry, *command):
+        h.update(part.encode("utf-8", "replace"))
+        h.update(b"\0")
+    for name in _PREPROCESSOR_ENV:
+        h.update(f"{name}={os.environ.get(name)}".encode("utf-8", "replace") + b"\0")
+    try:
+        st = os.stat(command[0])  # the program itself: an upgrade changes its predefined macros
+        h.update(f"{st.st_ino}/{st.st_size}/{st.st_mtime_ns}".encode() + b"\0")
+        for i, arg in enumerate(command[:-1]):
+            if arg == "-include":
+                with open(command[i + 1], "rb") as fh:
+                    named = fh.read()
+                if not self_contained(named):
+                    return None
+                h.update(sha256(named).digest())
+    except OSError:
+        return None
+    h.update(sha256(raw).digest())
     return h.hexdigest()
