@@ -430,11 +430,14 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     self_check = os.environ.get("CBAM_SELF_CHECK", "") not in ("", "0")
     # A file without directives is answered before its preprocessing ends (about 8 ms).
     alias = args._prefetch.unpreprocessed(source, pp, entry) if args._prefetch is not None and store else None
-    if alias is not None and not self_check:
+    if alias is not None:
         hit = api.answer_unpreprocessed(store, alias, opts)
         if hit is not None:
-            args._prefetch.stop()
             hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
+            if self_check:
+                _self_check(hit[0], source, pp, args._prefetch.take(source, pp), args, opts)
+            else:
+                args._prefetch.stop()
             return hit[0], hit[1], 0.0
     pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
     if pp_text is None:
@@ -465,7 +468,8 @@ def _store(args: argparse.Namespace):
 def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str | None = None
              ) -> tuple[dict, list[str | None]]:
     t0 = time.monotonic()
-    program = api.load(source, preprocess=pp, entry=entry or "main", preprocessed=pp_text, cache=opts.cache)
+    program = api.load(source, preprocess=pp, entry=entry or "main", preprocessed=pp_text, cache=opts.cache,
+                       unpreprocessed=alias)
     loaded()
     if opts.timeout is not None:  # the limit is the file's, loading included (isolation.run counts it so)
         opts = opts._replace(timeout=max(0.0, opts.timeout - (time.monotonic() - t0)))
@@ -475,11 +479,9 @@ def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str 
         data = report.result.to_json()
         data["entries"] = report.entries
         return data, [v.harness for v in report.result.violations]
-    # The result is filed under the same source key (program.source_key) for the next run,
-    # and under its unpreprocessed address where it has one.
+    # The result is filed under the same source keys (program.source_key, unpreprocessed_key)
+    # for the next run.
     result = api.verify(program, opts)
-    if alias is not None and opts.cache is not None:
-        api.file_unpreprocessed(opts.cache, source, pp_text, pp, entry or "main", opts, alias)
     return result.to_json(), [v.harness for v in result.violations]
 
 

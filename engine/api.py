@@ -64,13 +64,16 @@ def source_files(preprocessed: str) -> list[str]:
 
 
 def load(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None, entry: str = "main",
-         preprocessed: str | None = None, cache: CacheStore | None = None) -> Program:
+         preprocessed: str | None = None, cache: CacheStore | None = None, unpreprocessed: str | None = None
+         ) -> Program:
     """The program's CFAs (built incrementally: unchanged functions are reused from earlier loads
     in this process, and with ``cache`` from earlier processes). FrontendError carries
-    gcc-style diagnostics for bad input."""
+    gcc-style diagnostics for bad input. ``unpreprocessed``: ``unpreprocessed_key`` of the run
+    that made ``preprocessed``."""
     from .cfa.load import load_program
 
-    return load_program(path, text=text, options=preprocess, entry=entry, preprocessed=preprocessed, store=cache)
+    return load_program(path, text=text, options=preprocess, entry=entry, preprocessed=preprocessed, store=cache,
+                        unpreprocessed=unpreprocessed)
 
 
 def entry_points(program: Program) -> list[str]:

@@ -259,13 +259,16 @@ def test_self_check_through_the_command_line_on_an_unchanged_source(tmp_path):
     work.write_text(LEAF.replace("CHECK", "3"))
     assert cli("--cache-dir", str(cache), str(work)).returncode == 1
     conn = sqlite3.connect(cache / "summaries.sqlite")
-    (key, payload), = conn.execute("SELECT key, payload FROM sources").fetchall()
-    data = json.loads(payload)
-    data["report"]["verdict"], data["report"]["violations"], data["harnesses"] = "TRUE", [], []
-    values = (key, conn.execute("SELECT result_key FROM sources").fetchone()[0], str(work), json.dumps(data))
     from cbam.engine.cache.store import _checksum
 
-    conn.execute("UPDATE sources SET payload = ?, checksum = ? WHERE key = ?", (values[3], _checksum(values), key))
+    # Every address of the source (preprocessed, and unpreprocessed: it has no directive).
+    rows = conn.execute("SELECT key, result_key, payload FROM sources").fetchall()
+    assert len(rows) == 2
+    for key, result_key, payload in rows:
+        data = json.loads(payload)
+        data["report"]["verdict"], data["report"]["violations"], data["harnesses"] = "TRUE", [], []
+        values = (key, result_key, str(work), json.dumps(data))
+        conn.execute("UPDATE sources SET payload = ?, checksum = ? WHERE key = ?", (values[3], _checksum(values), key))
     conn.commit()
     conn.close()
     plain = cli("--cache-dir", str(cache), str(work))

@@ -127,6 +127,9 @@ class Program:
     func_types: dict = field(default_factory=dict)  # name -> FunctionType, declared or defined
     callgraph: object = None
     source_key: str | None = None  # content address of what the front end read (frontend.source_key)
+    # The same, known before preprocessing, where the source's bytes decide its preprocessed text
+    # (frontend.source_key.unpreprocessed_key)
+    unpreprocessed_key: str | None = None
     load_stats: dict = field(default_factory=dict)  # what the front end parsed, built and reused
     memsafety: bool = False  # the memory-safety checks are in the CFA (cfa/memsafety.py)
     alloc_may_fail: bool = False  # allocations may return NULL (cfa/allocation.py)

@@ -12,8 +12,8 @@ from pycparser import c_parser
 from ..frontend.chunks import PARSE_FILENAME, NotChunkable
 from ..frontend.cparser import GnuParser
 from ..frontend.errors import Diagnostic, FrontendError
-from ..frontend.preprocess import INCLUDE_DIR, PreprocessOptions, find_cpp, parse_gcc_errors, preprocess
-from ..frontend.source_key import source_key
+from ..frontend.preprocess import INCLUDE_DIR, Preprocessing, PreprocessOptions, find_cpp, parse_gcc_errors
+from ..frontend.source_key import source_key, unpreprocessed_key
 from ..frontend.srcmap import SourceMap, Spans, _read_text
 from ..frontend.tokens import split_preprocessed
 from . import incremental
@@ -31,7 +31,8 @@ _MEMO_SIZE = 16
 
 
 def load_program(path: str, text: str | None = None, options: PreprocessOptions | None = None,
-                 entry: str = "main", preprocessed: str | None = None, store=None) -> Program:
+                 entry: str = "main", preprocessed: str | None = None, store=None,
+                 unpreprocessed: str | None = None) -> Program:
     """Preprocess, parse and build CFAs. Raises :class:`FrontendError` and nothing else
     for bad input; an unsupported construct only marks its function (see Program.diagnostics).
 
@@ -41,19 +42,30 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
     already made it. ``store`` (a cache.store.CacheStore) keeps each function's build for
     later processes: one finds there every function an earlier process built, and parses and
     builds only the others.
+
+    ``unpreprocessed`` is the caller's ``unpreprocessed_key`` of the bytes it preprocessed into
+    ``preprocessed``; where this function preprocesses, it finds that key itself. A result is
+    filed under it too (pipeline/cachepolicy.py), for a process that has not preprocessed yet.
     """
     opts = options or PreprocessOptions()
-    pp = preprocessed if preprocessed is not None else preprocess(path, text, opts)
+    if preprocessed is None:
+        run = Preprocessing(path, text, opts)
+        pp = run.result()
+        unpreprocessed = unpreprocessed_key(path, run.raw, run.cmd, opts, entry)
+    else:
+        pp = preprocessed
     key = source_key(path, text, pp, opts, entry)
     if key is not None and key in _MEMO:
         _MEMO.move_to_end(key)
         program = _MEMO[key]
+        program.unpreprocessed_key = unpreprocessed if key is not None else None
         if program.load_stats:  # this load built nothing
             program.load_stats = {**program.load_stats, "functions_built": 0,
                                   "functions_reused": len(program.functions)}
         return program
     program = _build(path, text, pp, opts, entry, store=store)
     program.source_key = key
+    program.unpreprocessed_key = unpreprocessed if key is not None else None
     if key is not None:
         _MEMO[key] = program
         while len(_MEMO) > _MEMO_SIZE:

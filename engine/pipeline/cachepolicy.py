@@ -162,7 +162,9 @@ class CachePolicy:
         self._remember_source(result)
 
     def _remember_source(self, result: VerificationResult) -> None:
-        """Let a later process answer the same source before parsing it (cache/unchanged.py)."""
-        key = keys.source_run_key(self.program.source_key, self.opts)
-        if key is not None:
-            unchanged.remember(self.store, key, self.file, result)
+        """Let a later process answer the same source before parsing it (cache/unchanged.py),
+        or, where it has an unpreprocessed address, before preprocessing it."""
+        for source in (self.program.source_key, self.program.unpreprocessed_key):
+            key = keys.source_run_key(source, self.opts)
+            if key is not None:
+                unchanged.remember(self.store, key, self.file, result)
