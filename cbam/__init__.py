@@ -14,8 +14,8 @@ if not _os.path.isdir(_os.path.join(__path__[0], "engine")) and _os.path.isfile(
         _os.path.join(_root, "engine", "__init__.py")):
     __path__.append(_root)
 
-# Every dataclass's methods are compiled from text when its class is created; the code is kept
-# across processes (see methodcache).
-from . import methodcache as _methodcache  # noqa: E402
+# Every dataclass's methods are compiled from text when its class is created, and every regular
+# expression when it is first used; the code is kept across processes (see codecache).
+from . import codecache as _codecache  # noqa: E402
 
-_methodcache.install()
+_codecache.install()

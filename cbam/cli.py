@@ -8,7 +8,7 @@ import gc
 import os
 import sys
 
-from cbam import __version__, methodcache
+from cbam import __version__, codecache
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
@@ -128,7 +128,7 @@ def run() -> None:
             stream.flush()
         except BrokenPipeError:
             pass
-    methodcache.save()  # what atexit would do
+    codecache.save()  # what atexit would do
     os._exit(code)
 
 

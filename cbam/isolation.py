@@ -21,7 +21,7 @@ import signal
 import sys
 import time
 
-from cbam import methodcache
+from cbam import codecache
 
 # typing and dataclasses cost milliseconds to import, which a new process that answers from
 # the cache (and never gets here) does not pay; this module is imported only to analyse.
@@ -128,7 +128,7 @@ def _child(fn: Callable[[], Any], out: int, peak_memory: Callable[[], float]) ->
         try:
             sys.stdout.flush()
             sys.stderr.flush()
-            methodcache.save()  # the analysis imported what the parent had not
+            codecache.save()  # the analysis imported what the parent had not
         finally:
             os._exit(code)  # never back into the caller (the parent's code, a test runner)
 
