@@ -429,7 +429,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     entry = args.entry or "main"
     self_check = os.environ.get("CBAM_SELF_CHECK", "") not in ("", "0")
     # A file without directives is answered before its preprocessing ends (about 8 ms).
-    alias = args._prefetch.unpreprocessed(source, pp, entry) if args._prefetch is not None and store else None
+    alias = (args._prefetch.unpreprocessed(source, pp, entry)
+             if args._prefetch is not None and store is not None else None)
     if alias is not None:
         hit = api.answer_unpreprocessed(store, alias, opts)
         if hit is not None:
