@@ -444,13 +444,11 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     if pp_text is None:
         pp_text = api.preprocess(source, None, pp)
     if store is not None:
-        hit = api.answer_unchanged(store, source, pp_text, pp, entry, opts)
+        hit = api.answer_unchanged(store, source, pp_text, pp, entry, opts, alias)
         if hit is not None:
             hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
             if self_check:
                 _self_check(hit[0], source, pp, pp_text, args, opts)
-            if alias is not None:
-                api.file_unpreprocessed(store, source, pp_text, pp, entry, opts, alias)
             return hit[0], hit[1], 0.0
     from cbam import isolation
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
            "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
            "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged",
-           "unpreprocessed_key", "answer_unpreprocessed", "file_unpreprocessed", "open_cache", "summaries", "cfa_text", "limit_memory",
+           "unpreprocessed_key", "answer_unpreprocessed", "open_cache", "summaries", "cfa_text", "limit_memory",
            "load_task", "self_check", "warm_up", "prepare_next_run"]
 
 
@@ -142,15 +142,23 @@ def open_cache(directory: str | None = None, write_behind: bool = False) -> Cach
 
 
 def answer_unchanged(store: CacheStore, path: str, pp_text: str, preprocess: PreprocessOptions, entry: str,
-                     options: VerifyOptions) -> tuple[dict[str, Any], list[str | None]] | None:
+                     options: VerifyOptions, unpreprocessed: str | None = None
+                     ) -> tuple[dict[str, Any], list[str | None]] | None:
     """The report (the JSON of a result) and harnesses of a source the cache has answered with these
-    options before, found before anything is parsed; None if it has not."""
+    options before, found before anything is parsed; None if it has not. A found answer is filed
+    under ``unpreprocessed`` (the source's ``unpreprocessed_key``) too, for the next process."""
     from .cache import unchanged
     from .cache.keys import source_run_key
     from .frontend.source_key import source_key
 
     key = source_run_key(source_key(path, None, pp_text, preprocess, entry), options)
-    return unchanged.lookup(store, key) if key is not None else None
+    if key is None:
+        return None
+    found = unchanged.lookup(store, key)
+    alias = source_run_key(unpreprocessed, options)
+    if found is not None and alias is not None:
+        unchanged.alias(store, key, alias, _os.path.abspath(path))
+    return found
 
 
 def unpreprocessed_key(run: Preprocessing, preprocess: PreprocessOptions, entry: str) -> str | None:
@@ -168,19 +176,6 @@ def answer_unpreprocessed(store: CacheStore, key: str, options: VerifyOptions
     from .cache.keys import source_run_key
 
     return unchanged.lookup(store, source_run_key(key, options))  # type: ignore[arg-type]
-
-
-def file_unpreprocessed(store: CacheStore, path: str, pp_text: str, preprocess: PreprocessOptions, entry: str,
-                        options: VerifyOptions, key: str) -> bool:
-    """The answer the cache holds for the preprocessed source, filed under its unpreprocessed
-    address ``key`` too, for the next process; whether there was one to file."""
-    from .cache import unchanged
-    from .cache.keys import source_run_key
-    from .frontend.source_key import source_key
-
-    found = source_run_key(source_key(path, None, pp_text, preprocess, entry), options)
-    alias = source_run_key(key, options)
-    return found is not None and alias is not None and unchanged.alias(store, found, alias, _os.path.abspath(path))
 
 
 def summaries(store: CacheStore, function_key: str | None, name: str = "") -> list[dict[str, Any]]:

@@ -260,3 +260,28 @@ def test_what_the_preprocessor_could_read_or_vary_has_no_unpreprocessed_key(tmp_
     assert key(PLAIN, opts._replace(force_includes=(str(forced),))) is None
     monkeypatch.setenv("CPATH", str(tmp_path))
     assert key(PLAIN) != base
+
+
+def test_an_answer_found_by_its_preprocessed_text_is_filed_for_the_next_process(tmp_path):
+    """An engine run that was handed the preprocessed text (as the editor's worker is) files no
+    unpreprocessed address; the first command-line run that finds its answer files it."""
+    from cbam.engine.cache.store import CacheStore
+    from cbam.engine.cfa.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions, preprocess
+    from cbam.engine.verify import VerifyOptions, run_deep, verify_program
+
+    src, cache = project(tmp_path, PLAIN)
+    env = with_cpp(tmp_path)
+    opts = PreprocessOptions(data_model="LP64")
+    store = CacheStore(cache)
+    program = load_program(str(src), options=opts, preprocessed=preprocess(str(src), None, opts))
+    assert program.unpreprocessed_key is None
+    engine = run_deep(lambda: verify_program(program, VerifyOptions(cache=store)))
+    store.close()
+    broken = {**env, "CBAM_TEST_CPP_FAILS": "1"}
+    _, err = run_cli(src, cache, broken)
+    assert "out of order" in err  # nothing under the unpreprocessed address yet
+    first, _ = run_cli(src, cache, env)
+    assert first["source"] == "cache" and first["verdict"] == engine.verdict == "FALSE"
+    again, _ = run_cli(src, cache, broken)
+    assert again is not None and again["source"] == "cache" and strip(again) == strip(first)

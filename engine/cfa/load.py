@@ -58,7 +58,7 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
     if key is not None and key in _MEMO:
         _MEMO.move_to_end(key)
         program = _MEMO[key]
-        program.unpreprocessed_key = unpreprocessed if key is not None else None
+        program.unpreprocessed_key = unpreprocessed
         if program.load_stats:  # this load built nothing
             program.load_stats = {**program.load_stats, "functions_built": 0,
                                   "functions_reused": len(program.functions)}

@@ -13,12 +13,15 @@ from .preprocess import PreprocessOptions
 _MARKER = re.compile(r'^# \d+ "([^"]+)"', re.M)
 
 
+def _options_text(opts: PreprocessOptions) -> str:
+    # Lists and tuples of the same options are the same options.
+    return repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in opts._asdict().items()))
+
+
 def source_key(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str) -> str | None:
     """None when an original file cannot be read (then nothing may be reused)."""
     h = sha256()
-    # Lists and tuples of the same options are the same options.
-    options = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in opts._asdict().items()))
-    for part in (path, pp, options, entry):
+    for part in (path, pp, _options_text(opts), entry):
         h.update(part.encode("utf-8", "replace"))
         h.update(b"\0")
     # Ranges come from the original files, whose layout the preprocessed text does not fully
@@ -58,8 +61,7 @@ def unpreprocessed_key(path: str, raw: bytes, command: list[str], opts: Preproce
     if not self_contained(raw):
         return None
     h = sha256()
-    options = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in opts._asdict().items()))
-    for part in ("unpreprocessed", path, options, entry, *command):
+    for part in ("unpreprocessed", path, _options_text(opts), entry, *command):
         h.update(part.encode("utf-8", "replace"))
         h.update(b"\0")
     for name in _PREPROCESSOR_ENV:
