@@ -263,3 +263,45 @@ def test_the_machine_integer_check_tries_the_integers_then_bit_blasts(monkeypatc
     forced.skip_ints = False
     assert horn._holds_not([x + 1 == x + 2 - 1], time.monotonic() + 10, 0.0) == z3.sat
     assert len(calls) == 1  # bit-blasted only
+
+
+@pytest.mark.parametrize("d", [3, -3, 7])
+def test_a_quotient_times_its_divisor_becomes_a_remainder(d: int) -> None:
+    """_remainders: ``d * (x div d)`` and ``-d * (x div d)`` rewritten are the same integers as
+    before for every x (z3's division: x == d * (x div d) + x mod d), and other products stay."""
+    x, y = z3.Ints("x y")
+    cases = [(d * ((x + y) / d), 0), (((-x) / d) * -d, 0), (x + d * (x / d) - 2 * (y / d), 1), (2 * (x / d), 1)]
+    for t, quotients in cases:
+        got = horn._remainders(t)
+        s = z3.Solver()
+        s.add(got != t)
+        assert s.check() == z3.unsat, (t, got)
+        assert str(got).count("/") == quotients, got
+
+
+def test_a_candidate_is_simplified_into_an_equivalent_before_its_check() -> None:
+    """Spacer's answer on mod3 (bench/loops), as the deterministic search gives it: an implied
+    conjunct and a quotient multiplied back. Simplified, it is the same relation over the
+    integers, with no division left for the machine-integer check to bit-blast."""
+    a = z3.Int("__a0")
+    f = z3.And(a - 3 * (a / 3) < 1, z3.Not(a + 3 * ((-a) / 3) <= -1))
+    got, holes = horn._simplified({("main", 1): (f, [a])}, time.monotonic() + 10)[("main", 1)]
+    assert holes == [a]
+    s = z3.Solver()
+    s.add(got != f)
+    assert s.check() == z3.unsat
+    assert "/" not in str(got)
+
+
+def test_mod3_is_proved_with_a_check_that_does_not_divide() -> None:
+    """bench/loops' mod3 (lhb-reducer variant): Spacer's candidate held with machine integers
+    only after 27 s of bit-blasted 35-bit divisions; rewritten into remainders, in well under a
+    second, so the 10 s here prove it."""
+    from cbam.engine.cfa.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.verify import run_deep
+
+    task = Path(__file__).parents[1] / "bench" / "loops" / "c" / "loop-industry-pattern" / "mod3.c.v+lhb-reducer.c"
+    program = load_program(str(task), options=PreprocessOptions(data_model="ILP32"))
+    got = run_deep(lambda: horn.solve(program, 10.0))
+    assert got.status == "safe", got.reason
