@@ -11,7 +11,7 @@ from cbam.engine.cfa.ctype import DataModel
 from cbam.engine.cfa.ir import Binary, Cast, Const, Unary, Var
 from cbam.engine.cfa.semantics import eval_binary, eval_cast, eval_unary
 
-from .conftest import load_src
+from .conftest import load_src, verify_src
 
 DM = DataModel("ILP32")
 
@@ -124,6 +124,36 @@ def test_precision_scopes_and_keys(tmp_path):
     assert prec.key_for(block) != ValuePrecision().key_for(block)
     again = ValuePrecision.from_json(prec.to_json())
     assert again.same_as(prec)
+
+
+PUSH_THROUGH_A_POINTER = """extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "push.c", 3, "reach_error"); }
+struct ring { int count; int buf[4]; };
+void push(struct ring *r, int v) { if (r->count < 4) { r->buf[r->count] = v; r->count++; } }
+int main(void) {
+  struct ring r = {0};
+  int n = __VERIFIER_nondet_int();
+  for (int i = 0; i < n; i++) push(&r, i);
+  if (r.count > 4) reach_error();
+  return 0;
+}
+"""
+
+
+def test_an_object_written_through_a_pointer_is_tracked_where_it_is_written(tmp_path):
+    """main's ``r`` is written in push through ``r->count``: an interpolant that needs it there
+    tracks it in push as well as in main. Tracked in main alone, push forgot what it wrote, and
+    the same spurious path came back after every refinement (UNKNOWN)."""
+    p = load_src(PUSH_THROUGH_A_POINTER, tmp_path)
+    push = p.functions["push"]
+    prec = ValuePrecision().refined([(push.entry, "main::r")], p)
+    assert prec.tracks(push.exit, "main::r") and prec.tracks(p.functions["main"].exit, "main::r")
+    block = Block("push", push, frozenset({"push"}), frozenset({"push::r"}), False, False)
+    assert prec.key_for(block) != ValuePrecision().key_for(block)  # push's summaries are new ones
+    r = verify_src(PUSH_THROUGH_A_POINTER, tmp_path, name="run.c", config="value", horn=False,
+                   path_exploration=False)
+    assert r.verdict == "TRUE", r.reason
 
 
 def test_interpolation_tracks_only_what_refutes_the_path(tmp_path):

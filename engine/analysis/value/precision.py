@@ -2,7 +2,9 @@
 
 Refinement finds (location, variable) pairs; with scoped refinement (the default) a local
 variable is then tracked in its whole function and a global everywhere, which avoids a
-second refinement for the same variable on another branch.
+second refinement for the same variable on another branch. A local object that another
+function reaches through a pointer is tracked in that function as well, where the
+interpolant needs it there.
 """
 
 from __future__ import annotations
@@ -64,8 +66,12 @@ class ValuePrecision:
             if info.is_global:
                 new_globals.add(var)
             elif scoped:
-                fn = info.function or node.function
-                new_scoped[fn] = new_scoped.get(fn, frozenset()) | {var}
+                # A local object is read and written through pointers in other functions too
+                # (``push(&r)``): it is tracked in its own function and wherever the interpolant
+                # needs it, or a callee would forget what it writes there and the same path
+                # would come back after every refinement.
+                for fn in {info.function or node.function, node.function}:
+                    new_scoped[fn] = new_scoped.get(fn, frozenset()) | {var}
             else:
                 new_local[node.key] = new_local.get(node.key, frozenset()) | {var}
         return ValuePrecision(new_scoped, new_local, frozenset(new_globals), self.track_all)

@@ -1,0 +1,26 @@
+// expect: TRUE
+// why: push saturates the count at CAP through its pointer parameter, so however many values are pushed (n is arbitrary) the count never passes CAP.
+#include <assert.h>
+
+#define CAP 4
+
+struct ring {
+    int count;
+    int buf[CAP];
+};
+
+static void push(struct ring *r, int v)
+{
+    if (r->count < CAP) {
+        r->buf[r->count] = v;
+        r->count++;
+    }
+}
+
+void fill(int n)
+{
+    struct ring r = {0};
+    for (int i = 0; i < n; i++)
+        push(&r, i);
+    assert(r.count <= CAP);
+}
