@@ -380,3 +380,34 @@ int get(int *p) { return *p; }
     assert null.result.verdict == "FALSE" and null.result.violations[0].kind == "valid-deref"
     assert any(i.source == "input p == NULL" and i.value != 0 for i in null.result.violations[0].inputs)
     assert "get((void *)0)" in null.result.violations[0].harness
+
+
+ELIDED = """struct inner { int a[2]; int b; };
+struct outer { struct inner in; int c; char name[4]; };
+int main(void) {
+  int v = __VERIFIER_nondet_int();
+  struct outer o = {v, 2, 3, 4, "ab"};
+  struct outer q = {{{v}}, 9};
+  int m[2][3] = {1, 2, 3, v};
+  struct inner i2 = o.in;
+  struct outer r = {i2, 5};
+  assert(o.in.a[0] == v && o.in.a[1] == 2 && o.in.b == 3 && o.c == 4 && o.name[1] == 'b' && o.name[2] == 0);
+  assert(q.in.a[0] == v && q.in.a[1] == 0 && q.in.b == 0 && q.c == 9);
+  assert(m[0][2] == 3 && m[1][0] == v && m[1][1] == 0);
+  assert(r.in.a[0] == v && r.in.b == 3 && r.c == 5);
+  CHECK
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("data_model", ["LP64", "ILP32"])
+def test_initialisers_with_elided_braces_fill_the_members_in_order(tmp_path: Path, data_model: str):
+    """C11 6.7.9p20: ``{1, 2}`` for ``struct { int a[2]; int c; }`` sets ``a`` and leaves ``c``
+    zero. cbam had given the first initialiser to the whole member array and the second to
+    ``c``, and so proved ``x.c == 2``, which fails when the program runs."""
+    r = run(ELIDED.replace("CHECK", ""), tmp_path, data_model)
+    assert r.verdict == "TRUE", r.reason
+    false_replayed(ELIDED.replace("CHECK", "struct { int a[2]; int c; } x = {1, 2};\n  assert(x.c == 2);"),
+                   tmp_path, data_model)
+    false_replayed(ELIDED.replace("CHECK", "assert(o.c == 5);"), tmp_path, data_model)

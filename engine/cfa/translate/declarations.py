@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from pycparser import c_ast
 
@@ -142,20 +143,63 @@ class DeclarationBuilder:
             e = self.rvalue(self.expr(init))
             self.emit(AssignEdge, init, lhs=lv, rhs=self.convert(e, t) if isinstance(t, IntType | PointerType) else e)
             return
+        exprs = list(init.exprs or [])
+        if (isinstance(t, ArrayType) and len(exprs) == 1 and isinstance(exprs[0], c_ast.Constant)
+                and exprs[0].type == "string"):
+            self.aggregate_init(lv, t, exprs[0], decl)  # char s[4] = {"abc"}
+        elif isinstance(t, ArrayType | StructType):
+            # Initialisers beyond the aggregate are ignored, as gcc does (with a warning).
+            self._init_fill(lv, t, exprs, 0, decl)
+        elif exprs:
+            self.aggregate_init(lv, t, exprs[0], decl)
+
+    def _init_fill(self, lv: Expr, t: CType, exprs: list, pos: int, decl: c_ast.Node) -> int:
+        """The elements or members of ``lv`` from ``exprs[pos:]``, in order: the position of
+        the first initialiser left over. An element that is itself an aggregate takes a braced
+        list of its own or, with its braces elided, as many of the following initialisers as
+        its own elements need (C11 6.7.9p20: ``struct { int a[2]; int c; } x = {1, 2};`` sets
+        ``a`` to {1, 2} and leaves ``c`` zero)."""
         if isinstance(t, ArrayType):
-            for i, sub in enumerate(init.exprs):
-                if isinstance(sub, c_ast.NamedInitializer):
-                    raise Unsupported("designated initializers", self.pb.range(sub))
-                self.aggregate_init(Index(lv, Const(i, self.dm.ptrdiff_t), t.elem), t.elem, sub, decl)
-        elif isinstance(t, StructType):
-            fields = self.pb.structs.get(t.key(), [])
-            for (fname, ftype), sub in zip(fields, init.exprs):
-                if isinstance(sub, c_ast.NamedInitializer):
-                    raise Unsupported("designated initializers", self.pb.range(sub))
-                self.aggregate_init(Member(lv, fname, ftype), ftype, sub, decl)
+            if t.size is None:
+                raise Unsupported("an initialiser for an array of unknown length inside an aggregate",
+                                  self.pb.range(decl))
+            parts = [(Index(lv, Const(i, self.dm.ptrdiff_t), t.elem), t.elem) for i in range(t.size)]
         else:
-            if init.exprs:
-                self.aggregate_init(lv, t, init.exprs[0], decl)
+            assert isinstance(t, StructType)
+            fields = self.pb.structs.get(t.key(), [])
+            parts = [(Member(lv, fname, ftype), ftype) for fname, ftype in fields[: 1 if t.union else None]]
+        for sub_lv, sub_t in parts:
+            if pos >= len(exprs):
+                break
+            pos = self._init_element(sub_lv, sub_t, exprs, pos, decl)
+        return pos
+
+    def _init_element(self, lv: Expr, t: CType, exprs: list, pos: int, decl: c_ast.Node) -> int:
+        sub = exprs[pos]
+        aggregate = isinstance(t, ArrayType | StructType)
+        if isinstance(sub, c_ast.NamedInitializer):
+            raise Unsupported("designated initializers", self.pb.range(sub))
+        if isinstance(sub, _Evaluated):
+            e = sub.expr
+            if not aggregate:
+                self.emit(AssignEdge, sub.node, lhs=lv, rhs=self.convert(e, t) if isinstance(t, IntType | PointerType) else e)
+                return pos + 1
+            if isinstance(t, StructType) and isinstance(e.type, StructType) and e.type.key() == t.key():
+                self.emit(AssignEdge, sub.node, lhs=lv, rhs=e)  # a whole struct
+                return pos + 1
+            return self._init_fill(lv, t, exprs, pos, decl)  # the first scalar of elided braces
+        if isinstance(sub, c_ast.InitList) or not aggregate:
+            self.aggregate_init(lv, t, sub, decl)
+            return pos + 1
+        if isinstance(t, ArrayType) and isinstance(sub, c_ast.Constant) and sub.type == "string":
+            self.aggregate_init(lv, t, sub, decl)  # a character array member from a string
+            return pos + 1
+        if isinstance(t, StructType) and not isinstance(sub, c_ast.Constant):
+            # A struct member from an expression: a whole struct of that type, or else the
+            # first scalar of elided braces. Evaluated once, here, either way.
+            exprs[pos] = _Evaluated(self.rvalue(self.expr(sub)), sub)
+            return self._init_element(lv, t, exprs, pos, decl)
+        return self._init_fill(lv, t, exprs, pos, decl)  # braces elided (no expression is an array)
 
     def local_decl(self, decl: c_ast.Decl) -> None:
         pb = self.pb
@@ -194,3 +238,11 @@ class DeclarationBuilder:
         var = pb.new_var(vid, t, self.name, range=pb.range(decl))
         self.scope.vars[decl.name] = vid
         self.init_var(var, decl, is_global=False)
+
+
+@dataclass(frozen=True)
+class _Evaluated:
+    """An initialiser already translated (a struct member's, to learn its type)."""
+
+    expr: Expr
+    node: c_ast.Node
