@@ -41,6 +41,7 @@ from ..cfa.constants import fixed_values
 from ..cfa.ctype import IntType
 from ..cfa.ir import AbortEdge, AssumeEdge, Binary, BlankEdge, CallEdge, Cast, Const, ReturnEdge, Unary, Var
 from .horn_cells import INDEX, CellEncoding, Cells, program_exprs
+from .horn_fields import FieldEncoding, Fields
 from .predicate.cpa import abstraction_point
 from .predicate.formula import SegmentEncoder, Theory, old
 from .predicate.refiner import add_rule, definitions, uninterpreted_consts
@@ -185,14 +186,20 @@ def _copy(enc: SegmentEncoder) -> SegmentEncoder:
         assert isinstance(c, CellEncoding)
         c.ub, c.reads, c.current, c.decided = list(enc.ub), list(enc.reads), enc.current, enc.decided
         c.seen = dict(enc.seen)
+    elif isinstance(enc, FieldEncoding):
+        assert isinstance(c, FieldEncoding)
+        c.ub = list(enc.ub)
     return c
 
 
-def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed: dict[str, int]) -> type:
+def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed: dict[str, int],
+             fields: Fields) -> type:
     """``base`` (a SegmentEncoder class) with the cell semantics of ``cells``' arrays, the
-    generalized constants ``params`` and the fixed variables' values ``fixed`` (their own
-    class: a program's state, not a module's)."""
+    generalized constants ``params``, the fixed variables' values ``fixed`` and the struct
+    fields passed by pointer ``fields`` (their own class: a program's state, not a module's)."""
     mixins: list[type] = []
+    if fields.vars:
+        mixins.append(FieldEncoding)
     if fixed:
         mixins.append(FixedEncoding)
     if params:
@@ -201,7 +208,8 @@ def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed
         mixins.append(CellEncoding)
     if not mixins:
         return base
-    return type(f"Encoding{base.__name__}", (*mixins, base), {"cells": cells, "params": params, "fixed": fixed})
+    return type(f"Encoding{base.__name__}", (*mixins, base),
+                {"cells": cells, "params": params, "fixed": fixed, "fields": fields})
 
 
 class FixedEncoding:
@@ -275,8 +283,9 @@ class Encoder:
         # Arrays by one distinguished cell each (analysis/horn_cells.py), generalized constants:
         # their pseudo-variables join the frames as variables do.
         self.cells = Cells.of(program)
+        self.fields = Fields.of(program)  # struct fields passed by pointer (horn_fields.py)
         self.params: dict[tuple[int, str], str] = {}
-        extra = dict(self.cells.vars)
+        extra = {**self.cells.vars, **self.fields.vars}
         if generalize:
             for value, t in sorted(_constants(program, generalize, self.cells), key=lambda vt: (vt[0], vt[1].key())):
                 name = f"#k{value}:{t.key()}"
@@ -287,7 +296,7 @@ class Encoder:
         if extra:
             self.th.vars = {**program.vars, **extra}
         if extra or self.fixed:
-            self.encoder = _compose(self.encoder, self.cells, self.params, self.fixed)
+            self.encoder = _compose(self.encoder, self.cells, self.params, self.fixed, self.fields)
         th = self.th
         self.globals = sorted(n for n, v in th.vars.items() if v.is_global and th.modelled(n))
         # horn.solve reads a call of an assertion function in place (``_assertion``); the engines
@@ -303,7 +312,7 @@ class Encoder:
         fv = self._frames.get(fn.name)
         if fv is None:
             own = sorted(n for n, v in self.th.vars.items() if v.function == fn.name and self.th.modelled(n))
-            params = [p for p in fn.params if self.th.modelled(p)]
+            params = [p for p in fn.params if self.th.modelled(p)] + self.fields.inputs(fn.params)
             fv = own + self.globals + [old(v) for v in params + self.globals]
             self._frames[fn.name] = fv
         return fv
@@ -419,7 +428,7 @@ class Encoder:
     def _out_of_bounds(self, enc: SegmentEncoder, body: list, x: dict, edges: list) -> list[Clause]:
         """An array access outside the array, on this segment: undefined behaviour, so an error
         no proof may ignore. (A prefix shared by several paths is listed once per path.)"""
-        if not isinstance(enc, CellEncoding):
+        if not isinstance(enc, CellEncoding | FieldEncoding):
             return []
         return [Clause(ERROR, [], body, enc.constraints[:k] + [outside] + self._ranges(x), edges=edges)
                 for k, outside in enc.ub]
@@ -434,7 +443,10 @@ class Encoder:
             return self._assertion(f, e, enc, body, x, callee, args)
         # Into the callee: parameters from the arguments, the caller's globals; locals arbitrary.
         y = self._fresh_frame(callee)
+        # The fields of structs passed by pointer go in as parameters do, and come back out.
+        fields = self.fields.passed(e, callee.params)
         links = [y[p] == v for p, v in args.items()] + [y[g] == enc.read(g) for g in self.globals]
+        links += [y[q] == enc.read(c) for q, c in fields] + [y[old(q)] == y[q] for q, _ in fields]
         links += [y[old(p)] == y[p] for p in args] + [y[old(g)] == y[g] for g in self.globals]
         gate = self.cells.exact.get(callee.name)
         if gate is not None:
@@ -445,16 +457,21 @@ class Encoder:
         # Back from its exit: linked through the entry copies.
         z = self._fresh_frame(callee)
         ret = [z[old(p)] == v for p, v in args.items()] + [z[old(g)] == enc.read(g) for g in self.globals]
+        ret += [z[old(q)] == enc.read(c) for q, c in fields]
         for g in self.globals:
             enc.write(g, z[g])
+        for q, c in fields:
+            enc.write(c, z[q])
         lhs = e.lhs
-        if isinstance(lhs, Var) and th.modelled(lhs.name):
+        if lhs is not None:  # through assign, which knows every modelled kind of place
             rv = callee.result_var
-            if rv is not None and th.modelled(rv):
-                rt, lt = th.type_of(rv), th.type_of(lhs.name)
-                enc.write(lhs.name, enc.cast(z[rv], rt, lt) if rt != lt else z[rv])
+            lt = lhs.type
+            if rv is not None and th.modelled(rv) and isinstance(lt, IntType):
+                rt = th.type_of(rv)
+                result = enc.cast(z[rv], rt, lt) if rt != lt else z[rv]
+                enc.assign(lhs, lambda: result)
             else:
-                enc.havoc(lhs.name)
+                enc.assign(lhs, None)
         back = Clause(key(e.succ), [enc.read(v) for v in frame],
                       [*body, (key(callee.exit), [z[v] for v in cframe])],
                       list(enc.constraints) + ret + self._ranges(x) + self._ranges(z), callee.name, True)
@@ -818,7 +835,8 @@ def _model(answer: z3.ExprRef, rels: dict[RelKey, z3.FuncDeclRef]) -> dict[RelKe
 def summary_text(got: Interpretation, names: list[str], program: Program) -> str:
     """A function's exit relation over its interface, as a C expression: the parameters'
     values at the call (``n``), ``\\result``, the globals at the exit (``g``) and at the call
-    (``\\old(g)``). The function's other locals are projected away."""
+    (``\\old(g)``), and so the fields behind pointer parameters (``p->f``, ``\\old(p->f)``).
+    The function's other locals are projected away."""
     f, holes = got
     shown: dict[int, str] = {}
     hidden = []
@@ -828,6 +846,8 @@ def summary_text(got: Interpretation, names: list[str], program: Program) -> str
         display = base.rsplit("::", 1)[-1]
         if info is not None and info.is_result:
             shown[h.get_id()] = "\\result"
+        elif "->" in base:  # a field behind a pointer parameter (horn_fields.py), in and out
+            shown[h.get_id()] = f"\\old({display})" if v != base else display
         elif v != base and info is not None and info.is_param:
             shown[h.get_id()] = display
         elif info is not None and info.is_global:
