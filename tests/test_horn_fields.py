@@ -142,3 +142,18 @@ def test_aliasing_arguments_are_memory_as_before(tmp_path: Path) -> None:
 def test_a_member_array_written_in_bounds_leaves_the_count_to_its_proof(tmp_path: Path) -> None:
     src = KEPT_OUT["a write outside a member array"].replace("k > 4", "k > 3")
     assert solve(src, tmp_path).status == "safe"
+
+
+def test_tests_against_null_keep_the_fields_and_read_as_never_null(tmp_path: Path) -> None:
+    """``if (!a) return;`` in the callees: every call passes a whole object, so the test is
+    false, and the account is proved as without it. Comparing two pointers keeps it out."""
+    guarded = ACCOUNT.replace("static int withdraw(struct account *a, int amt) {\n",
+                              "static int withdraw(struct account *a, int amt) {\n  if (a == (void *)0) return 0;\n")
+    guarded = guarded.replace("  if (amt > 0 && amt < 1000", "  if (!a) return;\n  if (amt > 0 && amt < 1000")
+    assert guarded.count("return") > ACCOUNT.count("return") + 1
+    assert set(Fields.of(load_src(guarded, tmp_path)).pointers) == {"withdraw::a", "deposit::a"}
+    assert solve(guarded, tmp_path, "guarded.c").status == "safe"
+    compared = ACCOUNT.replace("static void deposit(struct account *a, int amt) {\n",
+                               "static struct account *last;\nstatic void deposit(struct account *a, int amt) {\n"
+                               "  if (a == last) return;\n")
+    assert "deposit::a" not in Fields.of(load_src(compared, tmp_path, "compared.c")).pointers

@@ -9,17 +9,18 @@ to it in only these ways, its integer fields become pseudo-variables of the fram
   ``o.f`` for an integer field ``f``, as ``o.a[i]`` for a member array of integers of fixed
   length, or as ``&o``, an argument of a call to a defined function whose parameter is such
   a pointer: ``o.f`` is the pseudo-variable ``o.f``;
-* the pointer parameter ``p`` is never assigned, compared or computed with: it is used only
-  as ``p->f`` or ``p->a[i]``, or passed on as such an argument: ``p->f`` is the
-  pseudo-variable ``p->f`` of the callee, with an entry copy like a parameter's;
+* the pointer parameter ``p`` is never assigned, stored or computed with: it is used only
+  as ``p->f`` or ``p->a[i]``, tested against NULL (``if (!p) return;``: it never is NULL),
+  or passed on as such an argument: ``p->f`` is the pseudo-variable ``p->f`` of the callee,
+  with an entry copy like a parameter's;
 * no call passes one object (or one pointer) for two parameters.
 
 Then every pointer to ``o`` is one of these parameters, pointing to a live object of a caller
 (its frame outlives the call), and no two of them alias: a call copies the fields in, as it
 does the parameters, and copies the callee's values at its exit back out, through the same
 entry copies that tie a summary to its call. Everything else about such a struct (a member
-that is no integer, a copy of the whole struct, ``&o.f``, a cast, a comparison of the
-pointer, an external call) leaves it and its pointers out, as memory, read as arbitrary
+that is no integer, a copy of the whole struct, ``&o.f``, a cast, a comparison of two
+pointers, an external call) leaves it and its pointers out, as memory, read as arbitrary
 values: sound either way.
 
 A member array's cells are not modelled: a read is an arbitrary value, a write changes no
@@ -36,7 +37,22 @@ import z3
 
 from ..cfa.cfa import Program, VarInfo
 from ..cfa.ctype import ArrayType, IntType, PointerType, StructType
-from ..cfa.ir import AddrOf, AssignEdge, CallEdge, Const, DeclEdge, Deref, Edge, Expr, Index, Member, Var
+from ..cfa.ir import (
+    AddrOf,
+    AssignEdge,
+    AssumeEdge,
+    Binary,
+    CallEdge,
+    Cast,
+    Const,
+    DeclEdge,
+    Deref,
+    Edge,
+    Expr,
+    Index,
+    Member,
+    Var,
+)
 from .horn_cells import INDEX, edge_exprs
 from .solving import extend
 
@@ -108,6 +124,19 @@ def _member_array(m: Member) -> int | None:
     return None
 
 
+def _null_test(e: Expr, pointers: dict) -> bool | None:
+    """Whether ``e``, ``p == NULL`` or ``p != NULL`` (either way round) for a pointer parameter
+    in ``pointers``, holds for a pointer that is never NULL; None for any other expression."""
+    if not isinstance(e, Binary) or e.op not in ("==", "!="):
+        return None
+    for p, other in ((e.left, e.right), (e.right, e.left)):
+        while isinstance(other, Cast):
+            other = other.arg
+        if isinstance(p, Var) and p.name in pointers and isinstance(other, Const) and other.value == 0:
+            return e.op == "!="
+    return None
+
+
 def _referent(arg: Expr) -> str | None:
     """``o`` of an argument ``&o``, ``p`` of an argument ``p``."""
     if isinstance(arg, AddrOf) and isinstance(arg.arg, Var):
@@ -150,6 +179,8 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
             if not isinstance(e.type, IntType):
                 bad.add(_root(e.base))  # type: ignore[arg-type]
             return
+        if _null_test(e, pointers) is not None:
+            return
         if isinstance(e, AddrOf | Var):
             mentioned(e)  # &o.f, &p, o as a value, p as a value
             return
@@ -177,6 +208,8 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
                 visit(e.lhs)
                 continue
             exprs = edge_exprs(e)  # a declared object itself is no use; its initialiser is
+            if isinstance(e, AssumeEdge) and isinstance(e.cond, Var) and e.cond.name in pointers:
+                continue  # if (p): a test against NULL
             if (isinstance(e, AssignEdge) and isinstance(e.lhs, Member) and isinstance(e.rhs, Const)
                     and _root(e.lhs.base) in candidates and _member_array(e.lhs) is not None):
                 exprs = [e.rhs]  # a member array's initialiser (``= {0}``): within the member
@@ -214,6 +247,14 @@ class FieldEncoding:
             if root in self.fields.objects or root in self.fields.pointers:
                 return _member_array(e.base)
         return None
+
+    def cond(self, e: Expr) -> z3.BoolRef:
+        if isinstance(e, Var) and e.name in self.fields.pointers:
+            return z3.BoolVal(True)  # never NULL (``!p`` is the negation of this)
+        known = _null_test(e, self.fields.pointers)
+        if known is not None:
+            return z3.BoolVal(known)
+        return super().cond(e)  # type: ignore[misc]
 
     def expr(self, e: Expr):
         name = self.fields.name_of(e) if isinstance(e, Member) else None
