@@ -157,3 +157,33 @@ def test_tests_against_null_keep_the_fields_and_read_as_never_null(tmp_path: Pat
                                "static struct account *last;\nstatic void deposit(struct account *a, int amt) {\n"
                                "  if (a == last) return;\n")
     assert "deposit::a" not in Fields.of(load_src(compared, tmp_path, "compared.c")).pointers
+
+
+ENTRY = """extern void __VERIFIER_assert(int);
+struct account { int balance; int ops; };
+static void deposit(struct account *a, int amt) {
+  if (amt > 0 && amt < 1000 && a->balance < 1000000) { a->balance += amt; a->ops++; }
+}
+static void run(struct account *a, int n) { for (int i = 0; i < n; i++) deposit(a, 5); }
+void check(struct account *a, int n) {
+  if (a->balance < 0) return;
+  run(a, n);
+  __VERIFIER_assert(a->balance >= 0);
+}
+"""
+
+
+def test_an_entry_pointer_parameter_points_to_a_modelled_object(tmp_path: Path) -> None:
+    """A file without main: the start function hands ``check`` a fresh object through a
+    temporary (``t = &input; check(t, n)``), which stands for ``&input``. Where entry pointers
+    may be NULL that temporary has two writes, and nothing is modelled."""
+    from cbam.engine.cfa.nullable import let_entry_pointers_be_null
+
+    program = load_src(ENTRY, tmp_path, entry="check")
+    fields = Fields.of(program)
+    assert len(fields.objects) == 1 and {"check::a", "run::a", "deposit::a"} <= set(fields.pointers)
+    assert run_deep(lambda: horn.solve(program, 20.0)).status == "safe"
+    nullable = load_src(ENTRY, tmp_path, "null.c", entry="check")
+    let_entry_pointers_be_null(nullable)
+    assert not Fields.of(nullable).objects
+    assert run_deep(lambda: horn.solve(nullable, 20.0)).status != "safe"

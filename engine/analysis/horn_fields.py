@@ -15,6 +15,11 @@ to it in only these ways, its integer fields become pseudo-variables of the fram
   with an entry copy like a parameter's;
 * no call passes one object (or one pointer) for two parameters.
 
+The start function hands an entry's pointer parameter the address of a fresh object through
+a temporary (``t = &input; entry(t)``): a temporary assigned once, to the address of a whole
+object, and used only as an argument, stands for that ``&o``. (Where entry pointers may be
+NULL, the temporary is assigned twice, and the parameter stays memory.)
+
 Then every pointer to ``o`` is one of these parameters, pointing to a live object of a caller
 (its frame outlives the call), and no two of them alias: a call copies the fields in, as it
 does the parameters, and copies the callee's values at its exit back out, through the same
@@ -64,11 +69,12 @@ class Fields:
     objects: dict[str, list[str]] = field(default_factory=dict)  # object -> its fields' pseudo-variables
     pointers: dict[str, list[str]] = field(default_factory=dict)  # pointer parameter -> its pseudo-variables
     vars: dict[str, VarInfo] = field(default_factory=dict)
+    addresses: dict[str, str] = field(default_factory=dict)  # temporary -> the object it is the address of
 
     @classmethod
     def of(cls, program: Program) -> Fields:
         out = cls()
-        objects, pointers = _modelled(program)
+        objects, pointers, out.addresses = _modelled(program)
         for name, st in sorted({**objects, **pointers}.items()):
             fields = [(f, t) for f, t in program.structs.get(st.key(), []) if isinstance(t, IntType)]
             fn = program.vars[name].function
@@ -100,7 +106,7 @@ class Fields:
         for q, a in zip(params, call.args):
             if q not in self.pointers:
                 continue
-            ref = _referent(a)
+            ref = _referent(a, self.addresses)
             assert ref is not None  # _modelled admits no other argument for q
             caller = self.objects.get(ref) or self.pointers[ref]
             out.extend(zip(self.pointers[q], caller))
@@ -137,17 +143,37 @@ def _null_test(e: Expr, pointers: dict) -> bool | None:
     return None
 
 
-def _referent(arg: Expr) -> str | None:
-    """``o`` of an argument ``&o``, ``p`` of an argument ``p``."""
+def _referent(arg: Expr, addresses: dict[str, str]) -> str | None:
+    """``o`` of an argument ``&o`` (or a temporary that holds it), ``p`` of an argument ``p``."""
     if isinstance(arg, AddrOf) and isinstance(arg.arg, Var):
         return arg.arg.name
     if isinstance(arg, Var):
-        return arg.name
+        return addresses.get(arg.name, arg.name)
     return None
 
 
-def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, StructType]]:
-    """The objects and pointer parameters used only as the module's docstring says."""
+def _addresses(program: Program) -> dict[str, str]:
+    """The start function's temporaries that hold one object's address (see the docstring)."""
+    writes: dict[str, list] = {}
+    for f in program.all_functions():
+        for e in f.edges():
+            if isinstance(e, AssignEdge | DeclEdge) and isinstance(e.lhs if isinstance(e, AssignEdge) else e.var, Var):
+                target = e.lhs if isinstance(e, AssignEdge) else e.var
+                writes.setdefault(target.name, []).append(e)  # type: ignore[union-attr]
+    out = {}
+    for name, edges in writes.items():
+        info = program.vars.get(name)
+        e = edges[0]
+        if (len(edges) == 1 and info is not None and info.is_temp and info.function == program.start.name
+                and isinstance(e, AssignEdge) and isinstance(e.rhs, AddrOf) and isinstance(e.rhs.arg, Var)
+                and e.rhs.type == info.type):
+            out[name] = e.rhs.arg.name
+    return out
+
+
+def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, StructType], dict[str, str]]:
+    """The objects and pointer parameters used only as the module's docstring says, and the
+    temporaries that stand for objects' addresses."""
     objects: dict[str, StructType] = {}
     pointers: dict[str, StructType] = {}
     for name, v in program.vars.items():
@@ -159,7 +185,8 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
         elif (v.is_param and isinstance(t, PointerType) and isinstance(t.target, StructType)
               and not t.target.union and v.function != program.start.name):
             pointers[name] = t.target
-    candidates = set(objects) | set(pointers)
+    addresses = {t: o for t, o in _addresses(program).items() if o in objects}
+    candidates = set(objects) | set(pointers) | set(addresses)
     bad: set[str] = set()
 
     def mentioned(e: Expr) -> None:
@@ -194,9 +221,10 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
                 params = program.functions[e.callee].params
                 seen: list[str] = []
                 for i, a in enumerate(e.args):
-                    ref = _referent(a)
+                    ref = _referent(a, addresses)
                     q = params[i] if i < len(params) else None
-                    if ref in candidates and (isinstance(a, AddrOf) == (ref in objects)) and q is not None:
+                    whole = isinstance(a, AddrOf) or (isinstance(a, Var) and a.name in addresses)
+                    if ref in candidates and whole == (ref in objects) and q is not None:
                         links.append((ref, q))
                         if ref in seen:
                             bad.add(ref)  # one object for two parameters: they alias
@@ -210,11 +238,16 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
             exprs = edge_exprs(e)  # a declared object itself is no use; its initialiser is
             if isinstance(e, AssumeEdge) and isinstance(e.cond, Var) and e.cond.name in pointers:
                 continue  # if (p): a test against NULL
+            if isinstance(e, AssignEdge) and isinstance(e.lhs, Var) and e.lhs.name in addresses:
+                continue  # t = &o, the one write of such a temporary
             if (isinstance(e, AssignEdge) and isinstance(e.lhs, Member) and isinstance(e.rhs, Const)
                     and _root(e.lhs.base) in candidates and _member_array(e.lhs) is not None):
                 exprs = [e.rhs]  # a member array's initialiser (``= {0}``): within the member
             for x in exprs:
                 visit(x)
+    for t, o in addresses.items():
+        if t in bad:
+            bad.add(o)  # the temporary was used otherwise: the object's address with it
     changed = True
     while changed:
         changed = False
@@ -225,7 +258,8 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
                 bad |= {ref, q}
                 changed = True
     return ({n: t for n, t in objects.items() if n not in bad},
-            {n: t for n, t in pointers.items() if n not in bad})
+            {n: t for n, t in pointers.items() if n not in bad},
+            {t: o for t, o in addresses.items() if o not in bad})
 
 
 class FieldEncoding:
