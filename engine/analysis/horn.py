@@ -647,6 +647,7 @@ def _clauses(program: Program, theory: str, generalize: frozenset[int],
 
 
 SIMPLIFY_S = 0.5  # per relation, to simplify a candidate in context before its check
+SIMPLIFY_TOTAL_S = 2.0  # for all of a candidate's relations
 
 
 def _simplified(candidate: dict[RelKey, Interpretation], deadline: float) -> dict[RelKey, Interpretation]:
@@ -658,8 +659,9 @@ def _simplified(candidate: dict[RelKey, Interpretation], deadline: float) -> dic
     bit-blasts a 35-bit division for 27 s, and ``!((2*a)%3 >= 1)`` takes 0.07 s. A relation
     that does not simplify in time keeps the rewriting alone."""
     out = {}
+    until = min(deadline, time.monotonic() + SIMPLIFY_TOTAL_S)
     for k, (f, holes) in candidate.items():
-        seconds = min(SIMPLIFY_S, deadline - time.monotonic())
+        seconds = min(SIMPLIFY_S, until - time.monotonic())
         if z3.is_true(f) or z3.is_false(f):
             out[k] = (f, holes)
             continue
