@@ -18,4 +18,20 @@ try:
 except ImportError:  # pragma: no cover - depends on the interpreter
     from hashlib import sha1  # type: ignore[no-redef]
 
-__all__ = ["sha1", "sha256"]
+
+
+def code_files(root: str, folders: tuple[str, ...] = (".",)) -> list[str]:
+    """The Python sources (and stand-in headers) under ``folders`` of ``root``, sorted: what a
+    digest of cbam's own code reads. os.walk, not pathlib (with urllib.parse and ipaddress,
+    3 ms of a new process)."""
+    import os
+
+    files = []
+    for sub in folders:
+        for d, subdirs, names in os.walk(os.path.join(root, sub)):
+            subdirs[:] = [x for x in subdirs if x != "__pycache__"]
+            files += [os.path.join(d, n) for n in names if n.endswith((".py", ".h"))]
+    return sorted(files)
+
+
+__all__ = ["code_files", "sha1", "sha256"]

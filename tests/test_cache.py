@@ -676,3 +676,31 @@ def test_write_behind_keeps_back_only_a_few_rows(tmp_path, monkeypatch):
     assert CacheStore(d).get_block("a") is None
     s.put_blocks([_row("c", 3)], "f.c")
     assert [CacheStore(d).get_block(k)["exits"] for k in "abc"] == [[[["y", 1]]], [[["y", 2]]], [[["y", 3]]]]
+
+
+def test_every_key_depends_on_the_engines_code(tmp_path, monkeypatch):
+    """An engine whose code changed since a result was filed (an upgrade, a fix, an edit of a
+    checkout, all of which keep cbam's version) never reads that result as its own."""
+    import os
+
+    from cbam.engine.cache import keys
+
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "x.py").write_text("A = 1\n")
+    (tmp_path / "notes.txt").write_text("not code\n")
+    first = keys.engine_code(str(tmp_path))
+    monkeypatch.setattr(keys, "_engine_code", {})
+    assert keys.engine_code(str(tmp_path)) == first  # the same code: the same stamp
+    (tmp_path / "notes.txt").write_text("still not code\n")
+    monkeypatch.setattr(keys, "_engine_code", {})
+    assert keys.engine_code(str(tmp_path)) == first
+    (tmp_path / "analysis" / "x.py").write_text("A = 2\n")
+    os.utime(tmp_path / "analysis" / "x.py", ns=(1, 1))
+    monkeypatch.setattr(keys, "_engine_code", {})
+    assert keys.engine_code(str(tmp_path)) != first
+    from cbam.engine.options import VerifyOptions
+
+    opts = VerifyOptions()
+    before = keys.source_run_key("src", opts)
+    monkeypatch.setattr(keys, "engine_code", lambda root=None: "another engine")
+    assert keys.source_run_key("src", opts) != before

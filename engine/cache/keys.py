@@ -4,6 +4,9 @@ Every layer of the cache stores a value under a key made of everything the value
 on, so that a hit is exactly what a fresh computation would give (as CPAchecker's
 ``Reducer.getHashCodeForState(state, precision)`` decides a block's identity in one place):
 
+* every key depends on cbam's own code (``engine_code``): a result filed by an engine
+  whose code was since changed (an upgrade, a fix, an edit of a checkout) is never read as
+  this engine's;
 * a **whole result** depends on the code the entry can reach (the fingerprints of every
   reachable function and the start function, which holds the globals and the entry call, and
   the source text of their statements, which its error paths quote),
@@ -33,10 +36,11 @@ the path that answers it before anything is parsed.
 from __future__ import annotations
 
 import json
+import os
 
 from cbam import __version__
 
-from ..sha import sha256
+from ..sha import code_files, sha256
 
 TYPE_CHECKING = False  # typing itself is not imported: see store.py
 if TYPE_CHECKING:
@@ -48,6 +52,28 @@ if TYPE_CHECKING:
 # Bumped whenever what a key is made of changes, so that no entry filed under an older
 # recipe is ever read as if it were filed under the current one.
 KEY_RECIPE = "keys-4"  # keys-4: results may come from the Horn-clause engine (pipeline/portfolio.py)
+
+
+_ENGINE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_engine_code: dict[str, str] = {}
+
+
+def engine_code(root: str = _ENGINE) -> str:
+    """cbam's version and the state of the engine's sources under ``root``: each file's path,
+    size and modification time (a stat per file, under a millisecond for the whole tree).
+    cbam's version alone says nothing between releases: a checkout that fixes the translation
+    of a program keeps ``0.1.0``, and without this its cache would go on answering that
+    program with what the older engine said."""
+    got = _engine_code.get(root)
+    if got is None:
+        # Stats, where the CFA cache hashes contents (cfa/reuse.py): this is on the path that
+        # answers an unchanged source, and reading the whole engine would cost it milliseconds.
+        files = []
+        for path in code_files(root):
+            st = os.stat(path)
+            files.append((os.path.relpath(path, root), st.st_size, st.st_mtime_ns))
+        got = _engine_code[root] = digest(__version__, files)
+    return got
 
 
 def digest(*parts: Any, length: int = 40) -> str:
@@ -68,7 +94,7 @@ def analysis_context(program: Program, opts: VerifyOptions) -> str:
     from ..analysis import registry
 
     found = registry.analyses(registry.configuration(opts.config))
-    return digest(KEY_RECIPE, __version__, opts.analysis_material(), program.data_model.name,
+    return digest(KEY_RECIPE, engine_code(), opts.analysis_material(), program.data_model.name,
                   registry.context_facts(found, program))
 
 
@@ -91,7 +117,7 @@ def source_run_key(source_key: str | None, opts: VerifyOptions) -> str | None:
     """The key of a run on a source (None: the source's files could not all be read)."""
     if source_key is None:
         return None
-    return digest(KEY_RECIPE, "source", __version__, source_key, opts.key_material(), length=64)
+    return digest(KEY_RECIPE, "source", engine_code(), source_key, opts.key_material(), length=64)
 
 
 def certificate_run(opts: VerifyOptions, entry: str) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..frontend.errors import Diagnostic, Range
-from ..sha import sha256
+from ..sha import code_files, sha256
 from .cfa import CFANode, FunctionCFA, VarInfo
 
 if TYPE_CHECKING:
@@ -209,14 +209,9 @@ _CODE: list[str] = []
 def _code_digest() -> str:
     """The source of every module that decides what a function builds to."""
     if not _CODE:
-        # os.walk, not pathlib: pathlib (with urllib.parse and ipaddress) is 3 ms of a new process.
         root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-        files = []
-        for sub in ("cfa", "frontend"):
-            for d, _, names in os.walk(os.path.join(root, sub)):
-                files += [os.path.join(d, n) for n in names if n.endswith(".py")]
         h = sha256()
-        for f in sorted(files):
+        for f in code_files(root, ("cfa", "frontend")):
             with open(f, "rb") as fh:
                 h.update(os.path.relpath(f, root).replace(os.sep, "/").encode() + b"\0" + fh.read() + b"\0")
         _CODE.append(h.hexdigest())
