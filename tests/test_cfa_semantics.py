@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from cbam.engine.cfa.cfa import FunctionCallEdge, FunctionReturnEdge
 from cbam.engine.cfa.ctype import DataModel
 from cbam.engine.cfa.ir import (
@@ -280,3 +281,34 @@ def test_every_expression_kind_pickles_as_itself():
         seen.add(cls.__name__)
     assert {"Const", "Var", "Binary", "Cast", "Deref", "Index", "Valid", "Nondet"} <= seen
     assert {c.__name__ for c in (vla.VlaSlice, vla.VlaPointer)} <= seen
+
+
+SIZEOF = """#include <assert.h>
+int main(void) {
+  int a[6] = {1};
+  unsigned long s = sizeof "za", c = sizeof(0, a), p = sizeof(int *);
+  assert(CHECK);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("data_model", ["LP64", "ILP32"])
+def test_sizeof_a_string_literal_and_a_comma_expression(tmp_path, data_model):
+    """A string literal is an array (``sizeof "za" == 3``), and a comma expression's value is
+    not: ``(0, a)`` is a pointer. cbam had taken a pointer's size for the first and the
+    array's for the second, and proved assertions that fail when the program runs."""
+    good = verify_src(SIZEOF.replace("CHECK", "s == 3 && c == p"), tmp_path, data_model=data_model)
+    assert good.verdict == "TRUE", good.reason
+    for i, wrong in enumerate(["s == p", "c == sizeof a"]):
+        name = f"wrong{i}.c"
+        r = verify_src(SIZEOF.replace("CHECK", wrong), tmp_path, data_model=data_model, name=name)
+        assert r.verdict == "FALSE", (wrong, r.reason)
+        check_error_path(r)
+        assert_replay_reaches_error(tmp_path / name, r, data_model, tmp_path)
+
+
+def test_wide_string_literals_are_unsupported_not_narrow(tmp_path):
+    src = '#include <assert.h>\nint main(void) { assert(sizeof(L"ab"[0]) == 1); return 0; }\n'
+    r = verify_src(src, tmp_path)
+    assert r.verdict == "UNKNOWN" and "wide string literals" in r.reason

@@ -38,6 +38,7 @@ from ..layout import Layout
 from ..semantics import eval_binary, eval_cast, eval_unary
 from .common import (
     parse_char,
+    parse_string,
 )
 from .vla import VlaPointer, VlaSlice
 
@@ -173,7 +174,7 @@ class ExpressionBuilder:
             last: Expr = Const(0, dm.int)
             for i, sub in enumerate(node.exprs):
                 last = self.expr(sub, want if i == len(node.exprs) - 1 else False)
-            return last
+            return self.rvalue(last)  # a value, not an lvalue: (0, a) is a pointer, as sizeof sees
         if isinstance(node, c_ast.StructRef):
             base = self.expr(node.name)
             if node.type == "->":
@@ -210,6 +211,8 @@ class ExpressionBuilder:
         dm = self.dm
         text = node.value
         if node.type == "string" or text.startswith('"') or text.startswith('L"'):
+            if not text.startswith('"'):  # L"...", u"...", U"...", u8"...": elements of another width
+                raise Unsupported("wide string literals", self.pb.range(node))
             return StrLit(text, dm.pointer(dm.char))
         if node.type == "char" or text.endswith("'"):
             return Const(parse_char(text, dm), dm.int)
@@ -288,6 +291,8 @@ class ExpressionBuilder:
         if op == "sizeof" or op == "_Alignof":
             if isinstance(node.expr, c_ast.Typename):
                 t = self.pb.resolve_type(node.expr, self.scope, node)
+            elif isinstance(node.expr, c_ast.Constant) and node.expr.value.startswith('"'):
+                t = ArrayType(dm.char, len(parse_string(node.expr.value)))  # "za" is a char[3]
             else:
                 # The operand is not evaluated (a variable-length array's would be: unsupported
                 # when that has side effects).
