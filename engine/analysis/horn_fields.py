@@ -219,6 +219,7 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
         for e in f.edges():
             if isinstance(e, CallEdge) and e.callee in program.functions:
                 params = program.functions[e.callee].params
+                bad.update(params[len(e.args):])  # a parameter no argument sets (unprototyped)
                 seen: list[str] = []
                 for i, a in enumerate(e.args):
                     ref = _referent(a, addresses)
