@@ -411,3 +411,30 @@ def test_initialisers_with_elided_braces_fill_the_members_in_order(tmp_path: Pat
     false_replayed(ELIDED.replace("CHECK", "struct { int a[2]; int c; } x = {1, 2};\n  assert(x.c == 2);"),
                    tmp_path, data_model)
     false_replayed(ELIDED.replace("CHECK", "assert(o.c == 5);"), tmp_path, data_model)
+
+
+NCOPY = """int main(void) {
+  char src[8] = "hello";
+  char dst[8];
+  char raw[3] = {'a', 'b', 'c'};
+  char d2[4];
+  int k = __VERIFIER_nondet_int();
+  if (k < 1 || k > 7) return 0;
+  strncpy(dst, src, 7);
+  strncpy(d2, raw, 3);
+  d2[3] = 0;
+  assert(dst[5] == 0 && dst[6] == 0 && dst[4] == 'o');
+  assert(d2[2] == 'c' && strlen(d2) == 3);
+  strncpy(dst, src, k);
+  assert(CHECK);
+  return 0;
+}
+"""
+
+
+def test_strncpy_on_a_path_reads_to_the_terminator_and_pads_with_zeros(tmp_path: Path):
+    """strncpy in the path encoding (it had made every such path unconfirmable: UNKNOWN): a
+    source without a terminator within n (``raw``), padding, and a length only the path knows."""
+    assert run(NCOPY.replace("CHECK", "dst[k - 1] == src[k - 1]"), tmp_path).verdict == "TRUE"
+    r = false_replayed(NCOPY.replace("CHECK", "dst[k - 1] != 'o'"), tmp_path)
+    assert r.violations[0].range.line == HEADER.count("\n") + 14

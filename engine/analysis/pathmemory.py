@@ -317,6 +317,28 @@ class MemoryState:
         self.check(b, n + 1, step)
         return out
 
+    def c_string_ncopy(self, dst: Any, src: Any, n: Any, step: int) -> None:
+        """strncpy(dst, src, n): the bytes of ``src`` up to its terminator or ``n`` (only those
+        are read, so ``src`` need not end within ``n``), then zeros up to ``n``. A length not
+        known on the path is at most the largest object's size (``dst`` must hold it)."""
+        k = self._concrete(n)
+        span = k if k is not None else self._string_bound()
+        if span > 256:
+            raise MemoryUnsupported("strncpy of a large length")
+        self.check(dst, n, step)
+        nn = self.term(n)
+        data = [self.byte_term(self.add(src, i)) for i in range(span)]  # all read first: they may overlap
+        read = nn  # how many bytes of src are read: to its terminator, at most n
+        for i in reversed(range(span)):
+            here = z3.BitVecVal(i + 1, self.bits)
+            read = z3.If(z3.And(data[i] == 0, z3.ULE(here, nn)), here, read)
+        self.check(src, read, step)
+        zero = z3.BitVecVal(0, 8)
+        for i in range(span):
+            at = z3.BitVecVal(i, self.bits)
+            new = z3.If(z3.ULT(at, read), data[i], zero)
+            self.put(self.add(dst, i), new if k is not None else z3.If(z3.ULT(at, nn), new, self.byte_term(self.add(dst, i))))
+
     def compare_bytes(self, a: z3.ExprRef, b: z3.ExprRef, n: z3.ExprRef, step: int) -> z3.ExprRef:
         """memcmp as -1, 0 or 1 (an int), for a length known on the path."""
         k = self._concrete(n)

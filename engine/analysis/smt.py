@@ -658,6 +658,9 @@ class PathEncoder:
             mem.check(dst, n, i)
             mem.copy(dst, src, n)
             result = dst
+        elif name == "strncpy" and len(e.args) >= 3:
+            mem.c_string_ncopy(arg(0), arg(1), as_size(2), i)
+            result = arg(0)
         elif name == "strcat" and len(e.args) >= 2:
             dst, src = arg(0), arg(1)
             end = dst + mem.c_string_length(dst, i)
