@@ -312,3 +312,29 @@ def test_wide_string_literals_are_unsupported_not_narrow(tmp_path):
     src = '#include <assert.h>\nint main(void) { assert(sizeof(L"ab"[0]) == 1); return 0; }\n'
     r = verify_src(src, tmp_path)
     assert r.verdict == "UNKNOWN" and "wide string literals" in r.reason
+
+
+ALIGN = """#include <assert.h>
+struct S { long long x; };
+typedef long long A2[2];
+int main(void) {
+  int a = __alignof__(long long), b = __alignof__(A2), c = __alignof__(struct S), d = _Alignof(long long);
+  char buf[__alignof__(long long)];
+  assert(a == A && b == a && c == C && d == D && sizeof buf == a);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("data_model, c, d", [("LP64", 8, 8), ("ILP32", 4, 4)])
+def test_gnu_alignof_is_the_preferred_alignment(tmp_path, data_model, c, d):
+    """On i386 gcc prefers 8 for long long (``__alignof__``) where the ABI says 4 (``_Alignof``,
+    and a struct's alignment): cbam had read ``__alignof__`` as ``_Alignof`` (a wrong TRUE for
+    ``__alignof__(long long) == 4``, found by fuzzing against gcc -m32)."""
+    src = ALIGN.replace("C &&", f"{c} &&").replace("D &&", f"{d} &&")
+    r = verify_src(src.replace("== A &&", "== 8 &&"), tmp_path, data_model=data_model)
+    assert r.verdict == "TRUE", r.reason
+    r = verify_src(src.replace("== A &&", "== 4 &&"), tmp_path, data_model=data_model, name="w.c")
+    assert r.verdict == "FALSE"
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "w.c", r, data_model, tmp_path)

@@ -18,6 +18,9 @@ GNU_TYPEOF_KEYWORDS = {
     "__typeof__": "TYPEOF",
     "__typeof_unqual": "TYPEOF_UNQUAL",
     "__typeof_unqual__": "TYPEOF_UNQUAL",
+    # GNU's __alignof__ parses as _Alignof but keeps its spelling as the operator: it gives
+    # the preferred alignment, which on i386 is 8 for long long where _Alignof gives 4.
+    "__alignof__": "_ALIGNOF",
 }
 
 

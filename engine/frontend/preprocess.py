@@ -45,7 +45,6 @@ GNU_SHIMS: tuple[str, ...] = (
     "__PRETTY_FUNCTION__=__func__",
     "__FUNCTION__=__func__",
     "__builtin_expect(e,c)=(e)",
-    "__alignof__=_Alignof",
     "__nonnull(x)=",
     "__wur=",
     "__THROW=",

@@ -250,7 +250,7 @@ class Spans:
                     break
                 end, t, bracket = max(end, close), t.type, close + 1
             return start, end
-        if isinstance(node, c_ast.UnaryOp) and node.op not in ("p++", "p--", "sizeof", "_Alignof") \
+        if isinstance(node, c_ast.UnaryOp) and node.op not in ("p++", "p--", "sizeof", "_Alignof", "__alignof__") \
                 and start is not None and sm.text(start) != node.op and sm.text(start - 1) == node.op:
             start -= 1  # pycparser places a prefix operator at its operand
         kids = [self._paren(c) for _, c in node.children()
@@ -270,7 +270,7 @@ class Spans:
         elif isinstance(node, c_ast.UnaryOp):
             if node.op in ("p++", "p--"):
                 end += 1
-            elif node.op in ("sizeof", "_Alignof") and T(start + 1) == "(":
+            elif node.op in ("sizeof", "_Alignof", "__alignof__") and T(start + 1) == "(":
                 end = max(end, sm.match.get(start + 1, end))
         elif isinstance(node, c_ast.FuncCall):
             name = self._paren(node.name)

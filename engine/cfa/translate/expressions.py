@@ -285,10 +285,19 @@ class ExpressionBuilder:
                     continue
         raise Unsupported(f"no member '{fieldname}' in {t}", self.pb.range(node))
 
+    def preferred_alignment(self, t: CType, alignment: int | None) -> int | None:
+        """GNU's ``__alignof__``: the alignment gcc prefers, which on i386 is 8 for a 64-bit
+        integer (and an array of them) where the ABI's, ``_Alignof``'s, is 4."""
+        while isinstance(t, ArrayType):
+            t = t.elem
+        if isinstance(t, IntType) and t.bits == 64:
+            return 8
+        return alignment
+
     def unary(self, node: c_ast.UnaryOp, want: bool) -> Expr:
         dm = self.dm
         op = node.op
-        if op == "sizeof" or op == "_Alignof":
+        if op in ("sizeof", "_Alignof", "__alignof__"):
             if isinstance(node.expr, c_ast.Typename):
                 t = self.pb.resolve_type(node.expr, self.scope, node)
             elif isinstance(node.expr, c_ast.Constant) and node.expr.value.startswith('"'):
@@ -304,6 +313,8 @@ class ExpressionBuilder:
                     return self.vla_sizeof(operand)
                 t = operand.type
             size = dm.sizeof(t, self.pb.structs) if op == "sizeof" else dm.alignof(t, self.pb.structs)
+            if op == "__alignof__":
+                size = self.preferred_alignment(t, size)
             if size is None and isinstance(t, StructType) and t.key() in self.pb.bitfield_structs:
                 raise Unsupported("bit-fields", self.pb.range(node))
             if size is None:
