@@ -154,12 +154,12 @@ def _referent(arg: Expr, addresses: dict[str, str]) -> str | None:
 
 def _addresses(program: Program) -> dict[str, str]:
     """The start function's temporaries that hold one object's address (see the docstring)."""
-    writes: dict[str, list] = {}
+    writes: dict[str, list[Edge]] = {}
     for f in program.all_functions():
         for e in f.edges():
-            if isinstance(e, AssignEdge | DeclEdge) and isinstance(e.lhs if isinstance(e, AssignEdge) else e.var, Var):
-                target = e.lhs if isinstance(e, AssignEdge) else e.var
-                writes.setdefault(target.name, []).append(e)  # type: ignore[union-attr]
+            target = e.var if isinstance(e, DeclEdge) else getattr(e, "lhs", None)  # every kind of write
+            if isinstance(target, Var):
+                writes.setdefault(target.name, []).append(e)
     out = {}
     for name, edges in writes.items():
         info = program.vars.get(name)
