@@ -269,21 +269,50 @@ void fill(int n, int m, int a[n][m]) {
     assert_replay_reaches_error(path, r, "LP64", tmp_path)
 
 
-def test_a_vla_larger_than_the_address_space_has_no_known_size(tmp_path: Path):
-    # 65536 * 65536 ints do not fit in ILP32's 4 GiB: no access to such an array is assumed
-    # defined, none is assumed to fail.
+def test_a_vla_larger_than_any_object_stops_the_run(tmp_path: Path):
+    # 65536 * 65536 ints do not fit in ILP32's largest object (PTRDIFF_MAX bytes): no stack
+    # holds the array, and the run stops at its declaration (gcc's code wraps the size and
+    # crashes at the first access), so no error call follows it. Under memsafety that crash
+    # is a memory error: no TRUE there, and no access to the wrapped object assumed valid.
     code = HEADER + """
 int main(void) {
   int n = 65536;
   int a[n][n];
   a[0][0] = 1;
-  assert(a[0][0] == 1);
+  assert(a[0][0] == 2);
   return 0;
 }
 """
-    assert verify_src(code, tmp_path, data_model="ILP32", timeout=20).verdict == "UNKNOWN"
+    assert verify_src(code, tmp_path, data_model="ILP32", timeout=20).verdict == "TRUE"
     assert verify_src(code, tmp_path, data_model="ILP32", timeout=20, property="memsafety").verdict == "UNKNOWN"
-    assert verify_src(code, tmp_path, data_model="LP64").verdict == "TRUE"
+    # A small one goes on to the failing assertion.
+    small = verify_src(code.replace("65536", "256"), tmp_path, data_model="ILP32", timeout=20)
+    assert small.verdict == "FALSE", small.reason
+    check_error_path(small)
+    assert_replay_reaches_error(tmp_path / "prog.c", small, "ILP32", tmp_path)
+
+
+def test_only_the_runs_whose_vla_fits_go_on(tmp_path: Path):
+    # The error needs n * m * 4 <= PTRDIFF_MAX: found with such lengths and replayed; the
+    # lengths whose product would wrap stop at the declaration.
+    code = HEADER + """
+extern unsigned __VERIFIER_nondet_uint(void);
+int main(void) {
+  unsigned n = __VERIFIER_nondet_uint(), m = __VERIFIER_nondet_uint();
+  if (n < 1 || m < 1) return 0;
+  int a[n][m];
+  a[n - 1][m - 1] = 5;
+  assert(n < 3 || a[n - 1][m - 1] != 5);
+  return 0;
+}
+"""
+    r = verify_src(code, tmp_path, data_model="ILP32", timeout=30)
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "prog.c", r, "ILP32", tmp_path)
+    # With n >= 65536 demanded, the array never fits next to an m >= 8192: no error call.
+    bounded = code.replace("if (n < 1 || m < 1) return 0;", "if (n < 65536 || m < 8192) return 0;")
+    assert verify_src(bounded, tmp_path, data_model="ILP32", timeout=30).verdict == "TRUE"
 
 
 # ---- memory safety ------------------------------------------------------------------------------

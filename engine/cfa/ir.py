@@ -382,6 +382,16 @@ class AssumeEdge(Edge):
 
 
 @dataclass(eq=False)
+class FitsEdge(AssumeEdge):
+    """A branch on whether a variable-length array fits in the largest object the data model
+    has (cfa/translate/vla.py): the run stops where it does not. Every analysis takes it as the
+    branch it is; the memory-safety property reports the stop (cfa/memsafety.py)."""
+
+    def canon(self) -> str:
+        return "fits:" + super().canon()
+
+
+@dataclass(eq=False)
 class CallEdge(Edge):
     """Summary edge in the caller: from the call node to the return node of a defined function."""
 

@@ -23,7 +23,7 @@ from pycparser import c_ast
 
 from ...frontend.errors import Unsupported
 from ..ctype import ArrayType, CType
-from ..ir import AddrOf, AssignEdge, Binary, Cast, Const, DeclEdge, Deref, Expr, Index, Var
+from ..ir import AddrOf, AssignEdge, Binary, Cast, Const, DeclEdge, Deref, Expr, FitsEdge, Index, Var
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -122,6 +122,7 @@ class VlaBuilder:
         # The lengths are evaluated before the name is declared: in `int n[n]` the length is
         # the outer n.
         dims = self.lengths_of(chain[:last + 1], sizes[:last + 1], decl)
+        self.vla_fits(dims, elem, decl)
         flat = ArrayType(elem, None)
         vid = self.unique_local(decl.name)
         var = pb.new_var(vid, flat, self.name, range=pb.range(decl))
@@ -129,6 +130,33 @@ class VlaBuilder:
         pb.vla_shapes[vid] = VlaShape(dims, elem, False)
         self.emit(DeclEdge, decl, var=var, init=None, lengths=dims)
         return True
+
+    def vla_fits(self, dims: tuple[Expr, ...], elem: CType, decl: c_ast.Decl) -> None:
+        """A run goes on past the declaration only where the array fits in the largest object
+        the data model has (PTRDIFF_MAX bytes, as gcc's "exceeds maximum object size"): no
+        stack holds a larger one, and the code gcc emits computes its size modulo SIZE_MAX + 1,
+        then crashes at the first access beyond the stack. So the run stops there, as at a
+        failed ``__VERIFIER_assume``, and never calls the error function. Without this the
+        wrapped size was the object's: in ILP32 bench/memory's ``unsigned A[1000][1500][1800]``
+        had 2,210,065,408 bytes, its rows overlapped, and the exact path check gave up on them.
+        The product is taken in a type twice as wide as size_t, one length at a time, each
+        partial product checked before the next: it never wraps."""
+        dm = self.dm
+        wide = dm.ullong if dm.size_t.bits <= 32 else dm.uint128
+        size = dm.sizeof(elem, self.pb.structs) or 0
+        limit = Const(dm.ptrdiff_t.max, wide)
+        rng = self.pb.range(decl)
+        total: Expr = Const(size, wide)
+        for d in dims:
+            total = self._arith("*", total, d, wide)
+            fits = self.fold(Binary("<=", total, limit, dm.int))
+            if isinstance(fits, Const) and fits.value != 0:
+                continue
+            src, cont, stop = self.here(), self.new_node(), self.new_node()
+            text = f"sizeof {decl.name} <= PTRDIFF_MAX"
+            self.link(FitsEdge(pred=src, succ=cont, range=rng, text=text, cond=fits, truth=True))
+            self.link(FitsEdge(pred=src, succ=stop, range=rng, text=text, cond=fits, truth=False))
+            self.cur = cont
 
     def vla_parameter(self, p: c_ast.Decl, vid: str) -> None:
         """A parameter declared as an array: C evaluates its lengths on entry. Its inner lengths,
