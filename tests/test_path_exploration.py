@@ -145,3 +145,58 @@ def test_a_location_reached_first_only_through_overflow_stays_a_target(tmp_path:
     r = verify_src(src.read_text(), tmp_path, data_model="ILP32", timeout=60, name="cohencu.c")
     check_error_path(r)
     assert_replay_reaches_error(tmp_path / "cohencu.c", r, "ILP32", tmp_path)
+
+
+# Bresenham's loop from nla-digbench-scaling: inputs bounded ahead of a loop whose branches rest
+# on their products. Each path splits at the loop head into one per value of its state (100),
+# whose branches need no solver after that.
+BRESENHAM = """#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int main(void) {
+    int X = __VERIFIER_nondet_int(), Y = __VERIFIER_nondet_int(), junk;
+    __VERIFIER_assume(X > 0 && X <= 10);
+    __VERIFIER_assume(Y > 0 && Y <= 10);
+    long long v = 2LL * Y - X, x = 0, y = 0;
+    while (x <= X) {
+        assert(2 * Y * x - 2 * X * y - X + 2LL * Y - v == 0);
+        if (v < 0) {
+            v = v + 2LL * Y;
+        } else {
+            v = v + 2 * ((long long) Y - X);
+            y++;
+        }
+        x++;
+    }
+    assert(CHECK);
+    return 0;
+}
+"""
+
+
+def test_bounded_inputs_split_into_concrete_paths(tmp_path: Path) -> None:
+    program = load_src(BRESENHAM.replace("CHECK", "2 * Y * x - 2 * x * y - X + 2LL * Y - v + 2 * y == 0"), tmp_path)
+    out = run_deep(lambda: explore(program, Budget(30)))
+    assert out.status == "safe" and out.kind.name == "NONE"
+    assert out.paths >= 100  # every pair of inputs ran to the end
+    result = verify_src(BRESENHAM.replace("CHECK", "1"), tmp_path, timeout=30)
+    assert result.verdict == "TRUE" and result.statistics.decided_by == "paths"
+
+
+def test_a_violation_for_one_pair_of_bounded_inputs_is_found(tmp_path: Path) -> None:
+    # Only X == 7 and Y == 3 end with y == 3: a single concrete path of the hundred.
+    result = verify_src(BRESENHAM.replace("CHECK", "!(X == 7 && Y == 3) || y != 3"), tmp_path, timeout=30)
+    assert result.verdict == "FALSE", result.reason
+    check_error_path(result)
+    assert sorted(int(i.value) for i in result.violations[0].inputs) == [3, 7]
+    assert_replay_reaches_error(tmp_path / "prog.c", result, result.data_model, tmp_path)
+
+
+def test_a_value_read_after_the_split_stays_free(tmp_path: Path) -> None:
+    # `junk` is read only after the split, uninitialised: a value no split fixed, free on
+    # every concrete path; the error needs junk == 12345, which is found.
+    code = BRESENHAM.replace("CHECK", "x != X + 1 || junk != 12345")
+    program = load_src(code, tmp_path)
+    out = run_deep(lambda: explore(program, Budget(30)))
+    assert out.status == "unsafe"
+    check_error_path(verify_src(code, tmp_path, timeout=30))

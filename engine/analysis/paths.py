@@ -27,6 +27,7 @@ Soundness of TRUE rests on four rules:
 from __future__ import annotations
 
 import copy
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
@@ -41,12 +42,17 @@ from .feasibility import Feasibility
 from .path import ErrorPath, Step
 from .pathmemory import MemoryUnsupported
 from .result import UnknownReason
+from .scope import uses_memory
 from .smt import EncodingUnsupported, PathEncoder, check_path
 from .solving import check_within
 
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
 MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB before it is given up
+# A path at a loop head whose state can take at most this many values splits into one path per
+# value (``Explorer._concrete``), each of which then runs without a solver call.
+MAX_CONCRETE = 256
+CONCRETE_MS = 3_000  # for finding those values (each check is a small one)
 
 
 class GiveUp(Exception):
@@ -123,10 +129,12 @@ class _Path:
     mem_added: int = 0
     checked: int = 0  # memory accesses already shown valid
     bounded: int = 0  # limits of the memory model already shown to hold
+    # (loop head, inputs read) where the path's state had too many values to split it
+    tried: frozenset[tuple[int, int]] = frozenset()
 
     def fork(self) -> _Path:
         return _Path(self.node, self.calls, self.frames, self.next_frame, self.enc.clone(), self.steps, self.length,
-                     dict(self.visits), self.added, self.mem_added, self.checked, self.bounded)
+                     dict(self.visits), self.added, self.mem_added, self.checked, self.bounded, self.tried)
 
     def step_list(self) -> list[Step]:
         out = []
@@ -150,6 +158,7 @@ class Explorer:
         self.out = PathsOutcome("unknown")
         self.undecided: list[tuple[CFANode | None, str]] = []
         self.ub_only: dict[int, int] = {}  # per error location: paths that reach it only through UB
+        self.memory = uses_memory(program)
 
     def run(self) -> PathsOutcome:
         def at(bound: int) -> None:
@@ -187,6 +196,13 @@ class Explorer:
                         cut = True
                         break
                     path.visits[id(node)] = n
+                if node.loop_head and (forks := self._concrete(path, solver)):
+                    base = solver.num_scopes()
+                    for fork in reversed(forks):
+                        nxt = self._successors(fork)
+                        for alt in reversed(self._decided(fork, nxt) if len(nxt) == 2 else nxt):
+                            pending.append((fork.fork(), alt, base))
+                    break
                 nxt = self._successors(path)
                 if not nxt:
                     self.out.paths += 1
@@ -224,6 +240,62 @@ class Explorer:
         if z3.is_true(c) or z3.is_false(c):
             return [a if a.truth == z3.is_true(c) else b]
         return nxt
+
+    def _concrete(self, path: _Path, solver: z3.Solver) -> list[_Path] | None:
+        """At a loop head: where the path's state (its variables' values) can take few values
+        (``MAX_CONCRETE``), one path per value, each with its variables as numbers, so that
+        its branches are decided without the solver (``_decided``) until it reads another
+        input. Inputs bounded by ``assume(0 < x && x <= 10)`` ahead of a loop whose branches
+        rest on products of them: bresenham's 100 inputs cost 1,400 checks of 50 ms without.
+        All the values or none: every value the path constraints allow is found (the last
+        check answers unsat), or the path goes on as it is. Not with memory, whose contents
+        are not variables."""
+        key = (id(path.node), len(path.enc.enc.inputs))
+        if self.memory or key in path.tried:
+            return None
+        path.tried = path.tried | {key}
+        live = set(path.frames)
+        terms = {k: v for k, v in path.enc.cur.items() if not isinstance(v, int) and _in(k, live)}
+        if not terms or not all(z3.is_bv(t) for t in terms.values()):
+            return None
+        # A variable that holds a value nothing else mentions (one not yet written) keeps it:
+        # it is free whatever the others hold.
+        fresh = [z3.simplify(c) for c in path.enc.enc.constraints[path.added:]]
+        mentioned: dict[int, int] = {}
+        _constants([*solver.assertions(), *fresh], mentioned)
+        for t in terms.values():
+            _constants([t], mentioned)
+        terms = {k: t for k, t in terms.items()
+                 if not (z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and mentioned[t.get_id()] == 1)}
+        if not terms:
+            return None
+        solver.push()
+        states: list[dict[str, int]] = []
+        try:
+            solver.add(*fresh)
+            deadline = time.monotonic() + CONCRETE_MS / 1000
+            while True:
+                left = int(1000 * (deadline - time.monotonic()))
+                res = check_within(solver, left) if left > 0 else z3.unknown
+                if res == z3.unsat:
+                    break
+                if res != z3.sat or len(states) >= MAX_CONCRETE:
+                    return None
+                m = solver.model()
+                values = {k: m.eval(t, model_completion=True) for k, t in terms.items()}
+                if not all(z3.is_bv_value(v) for v in values.values()):
+                    return None
+                states.append({k: v.as_long() for k, v in values.items()})
+                solver.add(z3.Or([t != values[k] for k, t in terms.items()]))
+        finally:
+            solver.pop()
+        forks = []
+        for values in states:
+            fork = path.fork()
+            fork.enc.enc.constraints.extend(t == z3.BitVecVal(values[k], t.size()) for k, t in terms.items())
+            fork.enc.cur.update(values)
+            forks.append(fork)
+        return forks
 
     def _successors(self, path: _Path) -> list[Edge]:
         node = path.node
@@ -338,6 +410,32 @@ class Explorer:
         self.ub_only[id(node)] = seen + 1
         if seen + 1 >= MAX_UB_ONLY_PATHS:
             self.excluded[id(node)] = node
+
+
+def _in(key: str, frames: set[int]) -> bool:
+    """Whether a variable instance (``name@frame``, a global without) belongs to an open call."""
+    _, at, frame = key.rpartition("@")
+    return not at or not frame.isdigit() or int(frame) in frames
+
+
+def _constants(terms: Iterable[z3.ExprRef], seen: dict[int, int]) -> None:
+    """Count, per uninterpreted constant, the terms of ``terms`` it occurs in (each term once
+    however often it occurs there), into ``seen`` (by z3 id)."""
+    for t in terms:
+        inside: set[int] = set()
+        todo = [t]
+        visited: set[int] = set()
+        while todo:
+            x = todo.pop()
+            if x.get_id() in visited:
+                continue
+            visited.add(x.get_id())
+            if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                inside.add(x.get_id())
+            elif z3.is_app(x):
+                todo.extend(x.children())
+        for i in inside:
+            seen[i] = seen.get(i, 0) + 1
 
 
 def settle(error_path: ErrorPath, feas: Feasibility, confirmed: list[Confirmed], excluded: dict[int, CFANode],
