@@ -200,3 +200,35 @@ def test_a_value_read_after_the_split_stays_free(tmp_path: Path) -> None:
     out = run_deep(lambda: explore(program, Budget(30)))
     assert out.status == "unsafe"
     check_error_path(verify_src(code, tmp_path, timeout=30))
+
+
+SLL_LENGTH = """#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+typedef struct node { struct node *next; } *SLL;
+int main(void) {
+  int len = 2;
+  while (len < 32 && __VERIFIER_nondet_int()) len++;
+  SLL head = NULL;
+  for (int k = len; k > 0; k--) { SLL n = malloc(sizeof *n); n->next = head; head = n; }
+  int count = 0;
+  for (SLL p = head; p; p = p->next) count++;
+  if (count != len) reach_error();
+  while (head) { SLL next = head->next; free(head); head = next; }
+  return 0;
+}
+"""
+
+
+def test_a_list_malloc_builds_is_followed_at_known_addresses(tmp_path: Path) -> None:
+    # malloc's result is its object's base, a number: the writes through it go to known
+    # addresses (before, each pointer was a fresh term, every store a symbolic one, and the
+    # exploration gave up after a few lists as sll_length_check-2's 32 nodes).
+    program = load_src(SLL_LENGTH, tmp_path)
+    out = run_deep(lambda: explore(program, Budget(60)))
+    assert out.status == "safe" and out.kind.name == "NONE", out.reason
+    assert out.paths >= 31
+    program = load_src(SLL_LENGTH.replace("count != len", "count == 9"), tmp_path)
+    out = run_deep(lambda: explore(program, Budget(60)))
+    assert out.status == "unsafe"
+    check_error_path(verify_src(SLL_LENGTH.replace("count != len", "count == 9"), tmp_path, timeout=60))

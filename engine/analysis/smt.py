@@ -115,6 +115,8 @@ class PathEncoder:
 
     def write(self, name: str, t: CType, value: Any, frame: int, step: int) -> None:
         key = self.inst(name, frame)
+        if not isinstance(value, int) and z3.is_bv_value(value):
+            value = value.as_long()  # (an address malloc returned: its object's base)
         if isinstance(value, int):  # a value the path determines: kept as a value
             v = value
         else:
@@ -699,7 +701,7 @@ class PathEncoder:
             result = self.mem.term(result)
             src_bits = result.size()
             result = bv_cast(result, IntType("r", src_bits, name in ("strcmp", "strncmp", "memcmp"), 4), t)
-            self.assign(e.lhs, result, frame, i)
+            self.assign(e.lhs, z3.simplify(result), frame, i)
 
     def rhs(self, rhs: Expr, t: CType, frame: int, i: int) -> Any:
         if isinstance(rhs, Nondet) and not isinstance(t, IntType):
