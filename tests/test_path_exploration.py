@@ -179,13 +179,14 @@ def test_bounded_inputs_split_into_concrete_paths(tmp_path: Path) -> None:
     out = run_deep(lambda: explore(program, Budget(30)))
     assert out.status == "safe" and out.kind.name == "NONE"
     assert out.paths >= 100  # every pair of inputs ran to the end
-    result = verify_src(BRESENHAM.replace("CHECK", "1"), tmp_path, timeout=30)
+    # In the portfolio: its moment right after CEGAR's first phase, or the rest of the run.
+    result = verify_src(BRESENHAM.replace("CHECK", "1"), tmp_path, timeout=60)
     assert result.verdict == "TRUE" and result.statistics.decided_by == "paths"
 
 
 def test_a_violation_for_one_pair_of_bounded_inputs_is_found(tmp_path: Path) -> None:
     # Only X == 7 and Y == 3 end with y == 3: a single concrete path of the hundred.
-    result = verify_src(BRESENHAM.replace("CHECK", "!(X == 7 && Y == 3) || y != 3"), tmp_path, timeout=30)
+    result = verify_src(BRESENHAM.replace("CHECK", "!(X == 7 && Y == 3) || y != 3"), tmp_path, timeout=60)
     assert result.verdict == "FALSE", result.reason
     check_error_path(result)
     assert sorted(int(i.value) for i in result.violations[0].inputs) == [3, 7]
@@ -199,7 +200,7 @@ def test_a_value_read_after_the_split_stays_free(tmp_path: Path) -> None:
     program = load_src(code, tmp_path)
     out = run_deep(lambda: explore(program, Budget(30)))
     assert out.status == "unsafe"
-    check_error_path(verify_src(code, tmp_path, timeout=30))
+    check_error_path(verify_src(code, tmp_path, timeout=60))
 
 
 SLL_LENGTH = """#include <stdlib.h>
