@@ -17,7 +17,9 @@
    run. A probe that does not finish leaves nothing but the block results it completed.
    First, on a program without memory, **path exploration** for a moment (``PATHS_SHARE``, at
    most ``PATHS_SECONDS``): it decides bounded programs exactly, inputs bounded ahead of a
-   loop split into one concrete path per value (bench/loops' nla tasks with inputs up to 10).
+   loop split into one concrete path per value (bench/loops' nla tasks with inputs up to 10);
+   on a program with memory, after merged-path BMC if that ran out of time
+   (``PATHS_MEMORY_SHARE``, at most ``PATHS_MEMORY_SECONDS``).
    Before Spacer, on a program with arrays whose cells the clauses track, **template
    invariants** (analysis/horn_templates.py, ``TEMPLATES_SHARE``, at most ``TEMPLATES_SECONDS``):
    facts over what a loop nest writes into an array, kept Houdini-style, for the same check;
@@ -137,6 +139,8 @@ MERGED_SHARE = 0.4
 # (see _explore_first), and gives up on the others at once or when the time is up.
 PATHS_SHARE = 0.04
 PATHS_SECONDS = 2.5
+PATHS_MEMORY_SHARE = 0.25  # after merged-path BMC ran out of time on a program with memory
+PATHS_MEMORY_SECONDS = 15.0
 MERGED_SECONDS = 24.0
 MERGED_LATE_SHARE = 0.5  # of what CEGAR left, before path exploration gets the rest
 NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
@@ -238,6 +242,8 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 steps += [templates] if first else []
                 steps.append((partial(_bmc_merged, merged=merged, on_confirmed=on_confirmed), MERGED_SECONDS,
                               MERGED_SHARE))
+                steps.append((partial(_explore_first, on_confirmed=on_confirmed, unless=merged), PATHS_MEMORY_SECONDS,
+                              PATHS_MEMORY_SHARE))
                 steps += [] if first else [templates]
             else:
                 steps.append(templates)
@@ -418,7 +424,8 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
 
 
 def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
-                   on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> tuple[Search | None, bool]:
+                   on_confirmed: Callable[[list[Confirmed]], None] | None = None,
+                   unless: dict[str, int] | None = None) -> tuple[Search | None, bool]:
     """Path exploration for a moment, on a program without memory: what it follows to the end
     in that time is decided exactly (it covered every execution), and a violation decides the
     run when one is asked for. Where inputs are bounded ahead of a loop it splits each path
@@ -426,7 +433,13 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
     bench/loops' bresenham, egcd, egcd2, prodbin and prod4br (inputs up to 10) in 0.1-0.8 s,
     where Spacer and Houdini look for polynomial invariants that do not hold with machine
     integers and CEGAR cannot relate the inputs. None: nothing decided (and no second try is
-    owed: path exploration runs again after CEGAR, with what is left)."""
+    owed: path exploration runs again after CEGAR, with what is left). ``unless``: merged-path
+    BMC's record (``_bmc_merged``) on a program with memory, where this runs after it only if
+    it ran out of time: it unrolls every loop to a bound doubled round after round, and a list
+    of 32 nodes is one round too many (list-ext3's sll_length_check-2: 33 iterations, bound 32
+    at 24 s, 64 beyond the run), where path exploration follows the 31 lists in 9 s."""
+    if unless is not None and not unless.get("again"):
+        return None, False
     from ..analysis.paths import explore
 
     out = explore(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
