@@ -41,6 +41,7 @@ from .cpa_algorithm import Budget, BudgetExceeded
 from .feasibility import Feasibility
 from .path import ErrorPath, Step
 from .pathmemory import MemoryUnsupported
+from .predicate.refiner import uninterpreted_consts
 from .result import UnknownReason
 from .scope import uses_memory
 from .smt import EncodingUnsupported, PathEncoder, check_path
@@ -262,10 +263,10 @@ class Explorer:
         # A variable that holds a value nothing else mentions (one not yet written) keeps it:
         # it is free whatever the others hold.
         fresh = [z3.simplify(c) for c in path.enc.enc.constraints[path.added:]]
-        mentioned: dict[int, int] = {}
-        _constants([*solver.assertions(), *fresh], mentioned)
-        for t in terms.values():
-            _constants([t], mentioned)
+        mentioned: dict[int, int] = {}  # per constant, how many of these terms it occurs in
+        for t in [*solver.assertions(), *fresh, *terms.values()]:
+            for c in uninterpreted_consts(t):
+                mentioned[c.get_id()] = mentioned.get(c.get_id(), 0) + 1
         terms = {k: t for k, t in terms.items()
                  if not (z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and mentioned[t.get_id()] == 1)}
         if not terms:
@@ -439,26 +440,6 @@ def _in(key: str, frames: set[int]) -> bool:
     """Whether a variable instance (``name@frame``, a global without) belongs to an open call."""
     _, at, frame = key.rpartition("@")
     return not at or not frame.isdigit() or int(frame) in frames
-
-
-def _constants(terms: Iterable[z3.ExprRef], seen: dict[int, int]) -> None:
-    """Count, per uninterpreted constant, the terms of ``terms`` it occurs in (each term once
-    however often it occurs there), into ``seen`` (by z3 id)."""
-    for t in terms:
-        inside: set[int] = set()
-        todo = [t]
-        visited: set[int] = set()
-        while todo:
-            x = todo.pop()
-            if x.get_id() in visited:
-                continue
-            visited.add(x.get_id())
-            if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-                inside.add(x.get_id())
-            elif z3.is_app(x):
-                todo.extend(x.children())
-        for i in inside:
-            seen[i] = seen.get(i, 0) + 1
 
 
 def settle(error_path: ErrorPath, feas: Feasibility, confirmed: list[Confirmed], excluded: dict[int, CFANode],
