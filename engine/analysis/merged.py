@@ -63,7 +63,7 @@ from .pathmemory import MemoryUnsupported
 from .paths import GiveUp, run_rounds, settle
 from .result import UnknownReason
 from .smt import EncodingUnsupported, PathEncoder, check_path
-from .solving import check_within
+from .solving import check_within, lean_solver
 from .wto import Wto, wto
 
 UNWIND_BOUNDS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  # loop iterations / call depth, per round
@@ -362,7 +362,7 @@ class MergedBMC:
         # bit-blasting into SAT answer in a fraction of a second (abs_helpers' sign * magnitude:
         # 0.01 s; array_minmax's bounds: 1.2 s against 3.2 s).
         res = z3.unknown
-        for make in (_lean_solver, lambda: z3.SolverFor("QF_BV")):
+        for make in (lean_solver, lambda: z3.SolverFor("QF_BV")):
             self.solver = make()
             self.solver.add(*self.defs)
             self.solver.add(lit)
@@ -455,10 +455,6 @@ class MergedBMC:
 
 
 _OUT_OF_TIME = ("timeout", "canceled", "interrupted")
-
-
-def _lean_solver() -> z3.Solver:
-    return z3.Then("simplify", "propagate-values", "solve-eqs", "simplify", "bit-blast", "sat").solver()
 
 
 def _extract(s: _State, model: z3.ModelRef) -> tuple[list[Step], list[z3.BoolRef]]:

@@ -62,6 +62,7 @@ class MergeEncoder(_Encoder):
         else:
             v = self.fresh(key, t)
             self.defs.append(v == value)
+            self.ranges.note(v, value)
         self.cur[key] = v
 
     def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:

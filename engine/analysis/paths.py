@@ -45,10 +45,11 @@ from .predicate.refiner import uninterpreted_consts
 from .result import UnknownReason
 from .scope import uses_memory
 from .smt import EncodingUnsupported, PathEncoder, check_path
-from .solving import check_within
+from .solving import check_within, lean_solver
 
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
+INCREMENTAL_MS = 1_000  # of that, for the incremental solver before the question goes to one of its own
 MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB before it is given up
 # A path at a loop head whose state can take at most this many values splits into one path per
 # value (``Explorer._concrete``), each of which then runs without a solver call.
@@ -384,7 +385,19 @@ class Explorer:
         return True
 
     def _check(self, solver: z3.Solver) -> z3.CheckSatResult:
-        res = check_within(solver, SOLVER_MS)
+        res = check_within(solver, INCREMENTAL_MS)
+        if res == z3.unknown:
+            self.budget.check()
+            # The incremental solver skips the preprocessing that substitutes the path's
+            # definitions: a question it cannot answer in a moment goes to a solver of its own.
+            # (Bit-blasting fails on memory as an array: z3's own solver then, fresh as well.)
+            facts = solver.assertions()
+            for make in (lean_solver, z3.Solver):
+                solver = make()
+                solver.add(facts)
+                res = check_within(solver, SOLVER_MS - INCREMENTAL_MS)
+                if res != z3.unknown or solver.reason_unknown() in ("timeout", "canceled"):
+                    break
         if res == z3.unknown:
             self.budget.check()
             why = solver.reason_unknown()

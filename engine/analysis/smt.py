@@ -46,6 +46,7 @@ from ..cfa.ir import (
     Var,
 )
 from ..cfa.translate.common import parse_string
+from .bvrange import Ranges
 from .feasibility import Encoding, Feasibility, InputValue, to_int
 from .path import ErrorPath, Step
 from .pathmemory import MemoryState, MemoryUnsupported
@@ -94,6 +95,7 @@ class PathEncoder:
         self.objects = memory_variables(program)
         self.live_frames: list[int] = [0]  # the frames of the calls active at the current step
         self.stack: list[int] = []  # the frames of the calls that are open
+        self.ranges = Ranges()  # of the terms written, to leave out overflows that cannot happen
 
     def inst(self, name: str, frame: int) -> str:
         info = self.vars.get(name)
@@ -122,6 +124,8 @@ class PathEncoder:
         else:
             v = self.fresh(key, t)
             self.enc.constraints.append(v == value)
+            if z3.is_bv(value):
+                self.ranges.note(v, value)
         self.cur[key] = v
         self.enc.writes[step].append((name, v, t))
 
@@ -233,7 +237,7 @@ class PathEncoder:
             assert isinstance(rt, IntType)
             if op in ("+", "-", "*"):
                 r = a + b if op == "+" else a - b if op == "-" else a * b
-                if rt.signed:
+                if rt.signed and not self.ranges.fits(op, a, b, rt.bits):
                     w = rt.bits
                     wa, wb = z3.SignExt(w, a), z3.SignExt(w, b)
                     wide = wa + wb if op == "+" else wa - wb if op == "-" else wa * wb
