@@ -29,12 +29,12 @@ class Ranges:
 
     def __init__(self) -> None:
         self._known: dict[int, tuple[z3.ExprRef, Range]] = {}
+        # Definitions, read only when a range is asked for: most written values never are.
+        self._defs: dict[int, tuple[z3.ExprRef, z3.ExprRef]] = {}
 
     def note(self, var: z3.ExprRef, value: z3.ExprRef) -> None:
         """``var`` was constrained equal to ``value``: it has ``value``'s range."""
-        r = self.of(value)
-        if r != full(var.size()):
-            self._known[var.get_id()] = (var, r)
+        self._defs[var.get_id()] = (var, value)
 
     def fits(self, op: str, a: z3.ExprRef, b: z3.ExprRef, bits: int) -> bool:
         """Whether ``a op b`` (signed, ``bits`` wide) is sure not to overflow."""
@@ -50,7 +50,8 @@ class Ranges:
             if u.get_id() in self._known:
                 todo.pop()
                 continue
-            kids = _operands(u)
+            d = self._defs.get(u.get_id())
+            kids = [d[1]] if d is not None else _operands(u)
             missing = [k for k in kids if k.get_id() not in self._known]
             if missing:
                 todo.extend(missing)
@@ -60,6 +61,9 @@ class Ranges:
         return self._known[t.get_id()][1]
 
     def _compute(self, t: z3.ExprRef) -> Range:
+        d = self._defs.get(t.get_id())
+        if d is not None:
+            return self._known[d[1].get_id()][1]
         bits = t.size()
         top = full(bits)
         if z3.is_bv_value(t):

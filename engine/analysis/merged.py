@@ -395,7 +395,18 @@ class MergedBMC:
         return None
 
     def _model(self, lit: z3.BoolRef) -> z3.ModelRef | None:
-        return self.solver.model() if self._check(lit) == z3.sat else None
+        if self._check(lit) != z3.sat:
+            return None
+        # The model again, from the same question in a fresh context: in the run's context z3's
+        # choice follows the ids of its terms, which depend on what the process built before (how
+        # far CEGAR's probe got in its 0.5 s), so the inputs reported would change from run to run.
+        # Translated in order, the same question gets the same ids and the same model.
+        ctx = z3.Context()
+        alone = lean_solver(ctx)
+        alone.add([f.translate(ctx) for f in self.solver.assertions()])
+        if check_within(alone, SOLVER_MS) == z3.sat:
+            return alone.model().translate(z3.main_ctx())
+        return self.solver.model()
 
     # ---- error locations --------------------------------------------------------------------
     def _target(self, s: _State) -> None:

@@ -97,14 +97,14 @@ def check_within(solver: z3.Solver, timeout_ms: int, *assumptions: z3.BoolRef) -
         _watchdog.disarm(token)
 
 
-def lean_solver() -> z3.Solver:
+def lean_solver(ctx: z3.Context | None = None) -> z3.Solver:
     """A solver for one question: simplification, propagation, elimination of definitions and
     bit-blasting into SAT. On formulas that define each step's values from the last (a path's
     SSA form), it answers in a fraction of a second what z3's incremental solvers, which skip
     that preprocessing, take seconds or minutes for: the sums of an array before and after a
     permutation are the same term once the definitions are substituted (array-crafted/mapavg1:
     0.02 s against a timeout)."""
-    return z3.Then("simplify", "propagate-values", "solve-eqs", "simplify", "bit-blast", "sat").solver()
+    return z3.Then("simplify", "propagate-values", "solve-eqs", "simplify", "bit-blast", "sat", ctx=ctx).solver()
 
 
 def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
