@@ -38,9 +38,7 @@ class Ranges:
 
     def fits(self, op: str, a: z3.ExprRef, b: z3.ExprRef, bits: int) -> bool:
         """Whether ``a op b`` (signed, ``bits`` wide) is sure not to overflow."""
-        lo, hi = _combine(op, self.of(a), self.of(b))
-        top = full(bits)
-        return top[0] <= lo and hi <= top[1]
+        return _within(_combine(op, self.of(a), self.of(b)), bits)
 
     def of(self, t: z3.ExprRef) -> Range:
         # Iterative, children first: a sum built step by step is a chain thousands of terms deep.
@@ -50,8 +48,7 @@ class Ranges:
             if u.get_id() in self._known:
                 todo.pop()
                 continue
-            d = self._defs.get(u.get_id())
-            kids = [d[1]] if d is not None else _operands(u)
+            kids = _operands(u, self._defs)
             missing = [k for k in kids if k.get_id() not in self._known]
             if missing:
                 todo.extend(missing)
@@ -61,9 +58,9 @@ class Ranges:
         return self._known[t.get_id()][1]
 
     def _compute(self, t: z3.ExprRef) -> Range:
-        d = self._defs.get(t.get_id())
-        if d is not None:
-            return self._known[d[1].get_id()][1]
+        ranges = [self._known[k.get_id()][1] for k in _operands(t, self._defs)]
+        if t.get_id() in self._defs:
+            return ranges[0]  # what was written
         bits = t.size()
         top = full(bits)
         if z3.is_bv_value(t):
@@ -71,35 +68,33 @@ class Ranges:
             return (v - (1 << bits), v - (1 << bits)) if v >> (bits - 1) else (v, v)
         k = t.decl().kind()
         if k == z3.Z3_OP_SIGN_EXT:
-            return self._known[t.arg(0).get_id()][1]
+            return ranges[0]
         if k == z3.Z3_OP_ZERO_EXT:
             n = t.arg(0).size()
             return (0, (1 << n) - 1) if n < bits else top
         if k == z3.Z3_OP_ITE:
-            (a, b), (c, d) = self._known[t.arg(1).get_id()][1], self._known[t.arg(2).get_id()][1]
+            (a, b), (c, d) = ranges
             return min(a, c), max(b, d)
-        if k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL):
-            op = "+" if k == z3.Z3_OP_BADD else "*"
-            r = self._known[t.arg(0).get_id()][1]
-            for i in range(1, t.num_args()):
-                r = _combine(op, r, self._known[t.arg(i).get_id()][1])
-            return r if top[0] <= r[0] and r[1] <= top[1] else top
-        if k == z3.Z3_OP_BSUB:
-            r = _combine("-", self._known[t.arg(0).get_id()][1], self._known[t.arg(1).get_id()][1])
-            return r if top[0] <= r[0] and r[1] <= top[1] else top
+        if k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL, z3.Z3_OP_BSUB):
+            op = "+" if k == z3.Z3_OP_BADD else "*" if k == z3.Z3_OP_BMUL else "-"
+            r = ranges[0]
+            for other in ranges[1:]:
+                r = _combine(op, r, other)
+            return r if _within(r, bits) else top
         if k == z3.Z3_OP_BNEG:
-            lo, hi = self._known[t.arg(0).get_id()][1]
-            return (-hi, -lo) if -hi >= top[0] and -lo <= top[1] else top
-        if k == z3.Z3_OP_EXTRACT:
-            hi_bit, lo_bit = t.params()
-            src = self._known[t.arg(0).get_id()][1]
-            if lo_bit == 0 and full(bits)[0] <= src[0] and src[1] <= full(bits)[1]:
-                return src  # the low bits of a value that fits in them: the same value
+            r = (-ranges[0][1], -ranges[0][0])
+            return r if _within(r, bits) else top
+        if k == z3.Z3_OP_EXTRACT and t.params()[1] == 0 and _within(ranges[0], bits):
+            return ranges[0]  # the low bits of a value that fits in them: the same value
         return top
 
 
-def _operands(t: z3.ExprRef) -> list[z3.ExprRef]:
-    """The operands whose ranges ``_compute`` reads."""
+def _operands(t: z3.ExprRef, defs: dict[int, tuple[z3.ExprRef, z3.ExprRef]]) -> list[z3.ExprRef]:
+    """The terms whose ranges ``t``'s range is computed from: a written variable's definition
+    (in ``defs``), else the operands ``_compute`` reads."""
+    d = defs.get(t.get_id())
+    if d is not None:
+        return [d[1]]
     k = t.decl().kind() if z3.is_app(t) else None
     if k in (z3.Z3_OP_SIGN_EXT, z3.Z3_OP_EXTRACT, z3.Z3_OP_BNEG):
         return [t.arg(0)]
@@ -108,6 +103,11 @@ def _operands(t: z3.ExprRef) -> list[z3.ExprRef]:
     if k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL, z3.Z3_OP_BSUB):
         return [t.arg(i) for i in range(t.num_args())]
     return []
+
+
+def _within(r: Range, bits: int) -> bool:
+    lo, hi = full(bits)
+    return lo <= r[0] and r[1] <= hi
 
 
 def _combine(op: str, a: Range, b: Range) -> Range:

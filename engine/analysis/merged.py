@@ -63,7 +63,7 @@ from .pathmemory import MemoryUnsupported
 from .paths import GiveUp, run_rounds, settle
 from .result import UnknownReason
 from .smt import EncodingUnsupported, PathEncoder, check_path
-from .solving import check_within, lean_solver
+from .solving import OUT_OF_TIME, check_alone, check_within, lean_solver
 from .wto import Wto, wto
 
 UNWIND_BOUNDS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  # loop iterations / call depth, per round
@@ -361,18 +361,11 @@ class MergedBMC:
         # 18 s, on questions that simplification, propagation, elimination of the definitions and
         # bit-blasting into SAT answer in a fraction of a second (abs_helpers' sign * magnitude:
         # 0.01 s; array_minmax's bounds: 1.2 s against 3.2 s).
-        res = z3.unknown
-        for make in (lean_solver, lambda: z3.SolverFor("QF_BV")):
-            self.solver = make()
-            self.solver.add(*self.defs)
-            self.solver.add(lit)
-            res = check_within(self.solver, SOLVER_MS)
-            if res != z3.unknown or self.solver.reason_unknown() in _OUT_OF_TIME:
-                break
+        res, self.solver = check_alone([*self.defs, lit], SOLVER_MS, lambda: z3.SolverFor("QF_BV"))
         if res == z3.unknown:
             self.budget.check()
             why = self.solver.reason_unknown()
-            kind = UnknownReason.TIMEOUT if why in _OUT_OF_TIME else UnknownReason.UNCONFIRMED
+            kind = UnknownReason.TIMEOUT if why in OUT_OF_TIME else UnknownReason.UNCONFIRMED
             raise GiveUp(kind, f"{NAME}: the SMT solver gave up on a check ({why}, unwound {self.out.bound} deep)")
         return res
 
@@ -406,7 +399,7 @@ class MergedBMC:
         alone.add([f.translate(ctx) for f in self.solver.assertions()])
         if check_within(alone, SOLVER_MS) == z3.sat:
             return alone.model().translate(z3.main_ctx())
-        return self.solver.model()
+        return self.solver.model()  # (where that solver does not answer: the run's model, as before)
 
     # ---- error locations --------------------------------------------------------------------
     def _target(self, s: _State) -> None:
@@ -463,9 +456,6 @@ class MergedBMC:
                 return Feasibility("sat", enc, found, overflow_steps=sorted(set(overflow)))
             self.budget.check()
         return check_path(self.program, path, poll=self.budget.poll)
-
-
-_OUT_OF_TIME = ("timeout", "canceled", "interrupted")
 
 
 def _extract(s: _State, model: z3.ModelRef) -> tuple[list[Step], list[z3.BoolRef]]:

@@ -45,7 +45,7 @@ from .predicate.refiner import uninterpreted_consts
 from .result import UnknownReason
 from .scope import uses_memory
 from .smt import EncodingUnsupported, PathEncoder, check_path
-from .solving import check_within, lean_solver
+from .solving import OUT_OF_TIME, check_alone, check_within
 
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
@@ -390,19 +390,12 @@ class Explorer:
             self.budget.check()
             # The incremental solver skips the preprocessing that substitutes the path's
             # definitions: a question it cannot answer in a moment goes to a solver of its own.
-            # (Bit-blasting fails on memory as an array: z3's own solver then, fresh as well.)
-            facts = solver.assertions()
-            for make in (lean_solver, z3.Solver):
-                solver = make()
-                solver.add(facts)
-                res = check_within(solver, SOLVER_MS - INCREMENTAL_MS)
-                if res != z3.unknown or solver.reason_unknown() in ("timeout", "canceled"):
-                    break
+            res, solver = check_alone(list(solver.assertions()), SOLVER_MS - INCREMENTAL_MS)
         if res == z3.unknown:
             self.budget.check()
             why = solver.reason_unknown()
             # Out of time (its own limit, or interrupted past it): a faster machine might decide.
-            kind = UnknownReason.TIMEOUT if why in ("timeout", "canceled") else UnknownReason.UNCONFIRMED
+            kind = UnknownReason.TIMEOUT if why in OUT_OF_TIME else UnknownReason.UNCONFIRMED
             raise GiveUp(kind, f"path exploration: the SMT solver gave up on a check ({why})")
         return res
 

@@ -124,8 +124,7 @@ class PathEncoder:
         else:
             v = self.fresh(key, t)
             self.enc.constraints.append(v == value)
-            if z3.is_bv(value):
-                self.ranges.note(v, value)
+            self.ranges.note(v, value)
         self.cur[key] = v
         self.enc.writes[step].append((name, v, t))
 

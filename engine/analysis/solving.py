@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 
 import z3
 
@@ -105,6 +106,23 @@ def lean_solver(ctx: z3.Context | None = None) -> z3.Solver:
     permutation are the same term once the definitions are substituted (array-crafted/mapavg1:
     0.02 s against a timeout)."""
     return z3.Then("simplify", "propagate-values", "solve-eqs", "simplify", "bit-blast", "sat", ctx=ctx).solver()
+
+
+OUT_OF_TIME = ("timeout", "canceled", "interrupted")  # reason_unknown() when a check ran out of time
+
+
+def check_alone(facts: list[z3.BoolRef], timeout_ms: int,
+                fallback: Callable[[], z3.Solver] = z3.Solver) -> tuple[z3.CheckSatResult, z3.Solver]:
+    """One question in a solver of its own: ``lean_solver`` first, then ``fallback`` where that
+    gives up for another reason than time (bit-blasting does not apply to memory as an array).
+    The answer, and the solver that gave it (for its model or its reason)."""
+    for make in (lean_solver, fallback):
+        solver = make()
+        solver.add(facts)
+        res = check_within(solver, timeout_ms)
+        if res != z3.unknown or solver.reason_unknown() in OUT_OF_TIME:
+            break
+    return res, solver
 
 
 def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
