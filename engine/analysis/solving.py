@@ -112,11 +112,12 @@ OUT_OF_TIME = ("timeout", "canceled", "interrupted")  # reason_unknown() when a 
 
 
 def check_alone(facts: list[z3.BoolRef], timeout_ms: int,
-                fallback: Callable[[], z3.Solver] = z3.Solver) -> tuple[z3.CheckSatResult, z3.Solver]:
+                fallback: Callable[[], z3.Solver] | None = None) -> tuple[z3.CheckSatResult, z3.Solver]:
     """One question in a solver of its own: ``lean_solver`` first, then ``fallback`` where that
     gives up for another reason than time (bit-blasting does not apply to memory as an array).
-    The answer, and the solver that gave it (for its model or its reason)."""
-    for make in (lean_solver, fallback):
+    The answer, and the solver that gave it (for its model or its reason). (No default of
+    ``z3.Solver`` in the signature: reading it would load z3 with this module.)"""
+    for make in (lean_solver, fallback or z3.Solver):
         solver = make()
         solver.add(facts)
         res = check_within(solver, timeout_ms)
