@@ -5,12 +5,18 @@ from __future__ import annotations
 import z3
 from cbam.engine.analysis.bam import BAM
 from cbam.engine.analysis.blocks import build_blocks
+from cbam.engine.analysis.cpa import CPA, CompositeCPA
 from cbam.engine.analysis.cpa_algorithm import Budget
 from cbam.engine.analysis.path import reconstruct
 from cbam.engine.analysis.predicate.atoms import atom_from_json, atom_to_c, atom_to_json, atoms_of, make_atom
 from cbam.engine.analysis.predicate.cpa import PredicateCPA, PredicatePrecision, PredState
 from cbam.engine.analysis.predicate.formula import Theory
-from cbam.engine.analysis.predicate.refiner import TreeBuilder, _post_order, spacer_interpolants
+from cbam.engine.analysis.predicate.refiner import (
+    TreeBuilder,
+    _post_order,
+    spacer_interpolants,
+    weakest_interpolants,
+)
 from cbam.engine.analysis.smt import check_path
 from cbam.engine.cache import keys
 from cbam.engine.verify import make_cpa
@@ -154,6 +160,104 @@ def test_thesis_tree_interpolation_example(tmp_path):
     for n in leaves:
         if n.location is p.functions["f"].entry:
             assert z3.is_true(z3.simplify(itp.get(id(n), z3.BoolVal(True))))
+
+
+def test_weakest_interpolants_separate_each_subtree_from_the_rest(tmp_path):
+    """Each node's weakest interpolant (the negated projection of the rest of the tree) is
+    implied by its subtree and contradicts the rest; Spacer's interpolant implies it."""
+    p, cpa, path = _spurious_path(THESIS, tmp_path)
+    tb = TreeBuilder(p, cpa, Theory(p, "lia"))
+    root = tb.build(path)
+    weak = weakest_interpolants(root, 10_000, lambda: None)
+    strong = spacer_interpolants(root, 10_000)
+    assert strong is not None
+    nodes = [n for n in _post_order(root) if n is not root]
+    assert nodes and all(id(n) in weak for n in nodes)
+    for n in nodes:
+        below = set(map(id, _post_order(n)))
+        inside = [f for m in _post_order(n) for f in m.label]
+        outside = [f for m in _post_order(root) if id(m) not in below for f in m.label]
+        for facts in ([*inside, z3.Not(weak[id(n)])], [*outside, weak[id(n)]],
+                      [strong.get(id(n), z3.BoolVal(True)), z3.Not(weak[id(n)])]):
+            s = z3.Solver()
+            s.add(*facts)
+            assert s.check() == z3.unsat
+
+
+PINNED = ERR + """
+int main(void) { int g = 3; int y = __VERIFIER_nondet_int();
+  if (y > 0) { y = 1; } else { y = 2; }
+  if (g != 3) { reach_error(); } return 0; }
+"""
+
+
+def test_an_abstraction_assumes_the_values_another_component_pins(tmp_path):
+    """After an abstraction point without predicates, the path formula no longer says what g is;
+    the value analysis beside it does, and the abstraction at the next point takes it."""
+    p = load_src(PINNED, tmp_path, data_model="ILP32")
+    cpa = PredicateCPA(p, build_blocks(p, p.callgraph))
+    join = next(n for n in sorted(p.functions["main"].nodes, key=lambda n: n.canon) if len(n.inn) > 1)
+    edge = join.inn[0]
+    prec = PredicatePrecision().with_atoms({("main", join.canon): {make_atom("==", {"main::g": 1}, 3)}})
+    assert prec is not None
+    (alone,) = cpa.transfer(PredState(), edge, prec)
+    assert alone.cubes == frozenset({(True,), (False,)})
+    (beside,) = cpa.transfer_known(PredState(), edge, prec, {"main::g": 3, "elsewhere::v": 1})
+    assert beside.cubes == frozenset({(True,)})
+    assert cpa.transfer_known(PredState(), edge, prec, {"main::g": 4})[0].cubes == frozenset({(False,)})
+
+
+class _Pins(CPA):
+    """A stand-in domain that pins x to 7 after every edge."""
+
+    name = "pins"
+
+    def initial(self, node):
+        return 0
+
+    def is_less_or_equal(self, a, b):
+        return a == b
+
+    def transfer(self, state, edge, prec):
+        return [state + 1]
+
+    def call_entry(self, state, edge, callee, prec):
+        return [state]
+
+    def return_to(self, state, edge, callee, prec):
+        return [state]
+
+    def reduce(self, state, block, prec):
+        return state
+
+    def expand(self, entry, reduced_exit, block):
+        return reduced_exit
+
+    def rebuild(self, call, entry, exit, block, edge):
+        return exit
+
+    def concrete_values(self, state):
+        return {"x": 7, "steps": state}
+
+
+class _Listens(_Pins):
+    name = "listens"
+    uses_known_values = True
+
+    def transfer_known(self, state, edge, prec, known):
+        return [dict(known)]
+
+    def concrete_values(self, state):
+        return None
+
+
+def test_the_composite_hands_pinned_values_to_a_domain_that_uses_them(tmp_path):
+    p = load_src(PINNED, tmp_path, data_model="ILP32")
+    edge = p.functions["main"].entry.out[0]
+    both = CompositeCPA([_Listens(), _Pins()])
+    ((heard, steps),) = both.transfer(({}, 4), edge, {})
+    assert steps == 5 and heard == {"x": 7, "steps": 5}  # the values at the successor
+    assert CompositeCPA([_Pins(), _Pins()]).transfer((1, 2), edge, {}) == [(2, 3)]
 
 
 def test_thesis_example_is_proven_by_predicate_analysis(tmp_path):

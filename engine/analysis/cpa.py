@@ -78,6 +78,18 @@ class CPA(ABC):
     def return_to(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[State]:
         """After rebuild: the callee's result assigned to the call's left-hand side."""
 
+    # -- strengthening (CPAchecker's strengthen operator) ----------------------------
+    # A domain that sets this gets, in the composite, the values the other components pin at
+    # the successor (``concrete_values``): facts about every state there, sound to assume.
+    uses_known_values: bool = False
+
+    def transfer_known(self, state: State, edge: Edge, prec: Any, known: dict[str, int]) -> list[State]:
+        return self.transfer(state, edge, prec)
+
+    def return_to_known(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any,
+                        known: dict[str, int]) -> list[State]:
+        return self.return_to(state, edge, callee, prec)
+
     # -- merge / stop / prec ------------------------------------------------------
     def merge(self, new: State, old: State, prec: Any, node: CFANode) -> State:
         return old  # merge-sep
@@ -188,13 +200,32 @@ class CompositeCPA:
         return [tuple(t) for t in itertools.product(*parts)]
 
     def transfer(self, state: tuple, edge: Edge, prec: dict) -> list[tuple]:
-        parts = []
+        return self._step(state, lambda c, s: c.transfer(s, edge, prec.get(c.name)),
+                          lambda c, s, known: c.transfer_known(s, edge, prec.get(c.name), known))
+
+    def _step(self, state: tuple, step, step_known) -> list[tuple]:
+        """Each component's successors, combined; a component that ``uses_known_values`` steps
+        last, once per combination of the others, with the values they pin."""
+        parts: list[list | None] = []
         for c, s in zip(self.components, state):
-            succ = c.transfer(s, edge, prec.get(c.name))
+            if c.uses_known_values:
+                parts.append(None)
+                continue
+            succ = step(c, s)
             if not succ:
                 return []
             parts.append(succ)
-        return self._product(parts)
+        if all(p is not None for p in parts):
+            return self._product(parts)  # type: ignore[arg-type]
+        out: list[tuple] = []
+        for t in self._product([p if p is not None else [None] for p in parts]):
+            known: dict[str, int] = {}
+            for c, s in zip(self.components, t):
+                if s is not None:
+                    known.update(c.concrete_values(s) or {})
+            out.extend(self._product([[x] if x is not None else step_known(c, s, known)
+                                      for c, s, x in zip(self.components, state, t)]))
+        return out
 
     def call_entry(self, state: tuple, edge: CallEdge, callee: FunctionCFA, prec: dict) -> list[tuple]:
         parts = []
@@ -206,13 +237,8 @@ class CompositeCPA:
         return self._product(parts)
 
     def return_to(self, state: tuple, edge: CallEdge, callee: FunctionCFA, prec: dict) -> list[tuple]:
-        parts = []
-        for c, s in zip(self.components, state):
-            succ = c.return_to(s, edge, callee, prec.get(c.name))
-            if not succ:
-                return []
-            parts.append(succ)
-        return self._product(parts)
+        return self._step(state, lambda c, s: c.return_to(s, edge, callee, prec.get(c.name)),
+                          lambda c, s, known: c.return_to_known(s, edge, callee, prec.get(c.name), known))
 
     def merge(self, new: tuple, old: tuple, prec: dict, node: CFANode) -> tuple:
         """merge-agree: join the joining components when all the others are equal; else keep old."""

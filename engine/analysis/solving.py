@@ -17,6 +17,27 @@ from ..cfa.ctype import IntType
 from .solver_time import solver_timeout
 
 
+def conj(fs: list[z3.BoolRef]) -> z3.BoolRef:
+    """``z3.And(fs)`` without its per-argument coercion, which in the predicate analysis cost more
+    than the solver (token_ring.01: 9.6 s of 60)."""
+    return _nary(z3.Z3_mk_and, fs, True)
+
+
+def disj(fs: list[z3.BoolRef]) -> z3.BoolRef:
+    """``z3.Or(fs)``, likewise."""
+    return _nary(z3.Z3_mk_or, fs, False)
+
+
+def _nary(mk: Callable, fs: list[z3.BoolRef], unit: bool) -> z3.BoolRef:
+    if not fs:
+        return z3.BoolVal(unit)
+    if len(fs) == 1:
+        return fs[0]
+    ctx = fs[0].ctx
+    args = (z3.Ast * len(fs))(*(f.as_ast() for f in fs))
+    return z3.BoolRef(mk(ctx.ref(), len(fs), args), ctx)
+
+
 class _Watchdog:
     """One thread that interrupts z3 checks running past their time (instead of a timer thread
     per check: path exploration makes thousands of small checks)."""

@@ -26,6 +26,7 @@ from ...cfa.ctype import IntType
 from ...cfa.ir import AssignEdge, AssumeEdge, CallEdge, DeclEdge, Edge, ExternalCallEdge, ReturnEdge, Var
 from ..cpa import CPA, Block
 from ..solver_time import solver_gave_up, solver_timeout
+from ..solving import conj, disj
 from ..summaries import FORMULA
 from .atoms import Atom, atom_from_json, atom_to_c, atom_to_json, atom_to_z3, base_var
 from .formula import SegmentEncoder, Theory, old
@@ -183,7 +184,7 @@ class PredicateCPA(CPA):
         if s.is_true:
             return z3.BoolVal(True)
         zs = [atom_to_z3(a, term, self.th.type_of, self.th.name) for a in s.atoms]
-        return z3.Or([z3.And([z if b else z3.Not(z) for z, b in zip(zs, c) if b is not None]) for c in s.cubes])
+        return disj([conj([z if b else z3.Not(z) for z, b in zip(zs, c) if b is not None]) for c in s.cubes])
 
     def encode_segment(self, s: PredState, tag: str) -> SegmentEncoder:
         th = self.th
@@ -221,7 +222,7 @@ class PredicateCPA(CPA):
             cubes.add(cube)
             if len(cubes) > MAX_CUBES:
                 return self._cartesian(constraints, atoms, zs)
-            solver.add(z3.Or([b != v for b, v in zip(bs, cube)]))
+            solver.add(disj([z3.Not(b) if v else b for b, v in zip(bs, cube)]))
         if not cubes:
             return None
         return PredState(atoms, frozenset(cubes))
@@ -274,21 +275,42 @@ class PredicateCPA(CPA):
 
     def _prop(self, s: PredState) -> z3.BoolRef:
         bs = [self._bool(a) for a in s.atoms]
-        return z3.Or([z3.And([x if v else z3.Not(x) for x, v in zip(bs, c) if v is not None]) for c in s.cubes])
+        return disj([conj([x if v else z3.Not(x) for x, v in zip(bs, c) if v is not None]) for c in s.cubes])
 
     def _implies(self, a: PredState, b: PredState) -> bool:
         """Propositional implication over the atoms: sound (it may miss a semantic one)."""
+        lits_b = [{(x, v) for x, v in zip(b.atoms, c) if v is not None} for c in b.cubes]
+        if all(any(lb <= la for lb in lits_b)
+               for la in ({(x, v) for x, v in zip(a.atoms, c) if v is not None} for c in a.cubes)):
+            return True  # every cube of a has all the literals of one of b's: no solver needed
         solver = z3.Solver()
         solver.add(self._prop(a), z3.Not(self._prop(b)))
         return solver.check() == z3.unsat
 
+    # Beside the value analysis, an abstraction assumes the values it pins: with them, atoms over
+    # flags it tracks are decided, and the cubes over the rest stay few (token_ring's flags made
+    # Boolean abstraction fall back to Cartesian, which lost the relations refinement had found).
+    uses_known_values = True
+
     def transfer(self, state: PredState, edge: Edge, prec: PredicatePrecision | None) -> list[PredState]:
+        return self.transfer_known(state, edge, prec, {})
+
+    def transfer_known(self, state: PredState, edge: Edge, prec: PredicatePrecision | None,
+                       known: dict[str, int]) -> list[PredState]:
         pending = state.pending + (edge,)
         if not self.is_point(edge.succ):
             return [PredState(state.atoms, state.cubes, pending)]
-        return self._abstract_at(PredState(state.atoms, state.cubes, pending), edge.succ, prec)
+        return self._abstract_at(PredState(state.atoms, state.cubes, pending), edge.succ, prec, known)
 
-    def _abstract_at(self, s: PredState, node: CFANode, prec: PredicatePrecision | None) -> list[PredState]:
+    def _known_facts(self, enc: SegmentEncoder, fn: str, known: dict[str, int]) -> list[z3.BoolRef]:
+        """``known`` (values pinned at the point) as constraints on the frame's current terms."""
+        if not known:
+            return []
+        th = self.th
+        return [enc.read(v) == th.const(known[v], th.type_of(v)) for v in self.frame_vars(fn) if v in known]
+
+    def _abstract_at(self, s: PredState, node: CFANode, prec: PredicatePrecision | None,
+                     known: dict[str, int]) -> list[PredState]:
         atoms = prec.atoms(node) if prec is not None else ()
         if not atoms and s.is_true:
             if not any(isinstance(e, AssumeEdge) for e in s.pending):
@@ -296,7 +318,8 @@ class PredicateCPA(CPA):
             if self.lazy_checks and not (prec is not None and prec.checks_at(node)):
                 return [PredState()]
         enc = self.encode_segment(s, "0")
-        r = self.abstract(enc.constraints, atoms, enc.read)
+        facts = self._known_facts(enc, node.function, known) if atoms else []
+        r = self.abstract(enc.constraints + facts, atoms, enc.read)
         return [] if r is None else [r]
 
     def arg_terms(self, enc: SegmentEncoder, edge: CallEdge, callee: FunctionCFA) -> dict[str, z3.ExprRef]:
@@ -358,6 +381,10 @@ class PredicateCPA(CPA):
 
     def return_to(self, state: RebuildState, edge: CallEdge, callee: FunctionCFA,
                   prec: PredicatePrecision | None) -> list[PredState]:
+        return self.return_to_known(state, edge, callee, prec, {})
+
+    def return_to_known(self, state: RebuildState, edge: CallEdge, callee: FunctionCFA,
+                        prec: PredicatePrecision | None, known: dict[str, int]) -> list[PredState]:
         th = self.th
         atoms = prec.atoms(edge.succ) if prec is not None else ()
         if not atoms and state.call.is_true and state.exit.is_true and not state.call.pending:
@@ -367,6 +394,7 @@ class PredicateCPA(CPA):
         def x(v: str) -> z3.ExprRef:  # the callee's frame at its exit
             return th.term(v, "x")
         extra = [self.psi(state.exit, x), *self.return_links(enc, edge, callee, x)]
+        extra += self._known_facts(enc, edge.succ.function, known) if atoms else []
         r = self.abstract(enc.constraints + extra, atoms, enc.read)
         return [] if r is None else [r]
 
