@@ -184,6 +184,48 @@ def test_weakest_interpolants_separate_each_subtree_from_the_rest(tmp_path):
             assert s.check() == z3.unsat
 
 
+def test_atoms_under_an_interpolants_quantifier_are_found():
+    """Spacer's interpolants may keep the rest of the tree's locals existentially quantified;
+    the relations under the quantifier are still atoms, and eliminating it yields the ones
+    that go through the bound variables."""
+    from cbam.engine.analysis.predicate.refiner import _quantifier_free
+
+    a, b, x = z3.Ints("a b x")
+    names = {a.get_id(): "f::a", b.get_id(): "f::b"}
+    f = z3.Or(z3.Exists([x], z3.And(a == b, x > a)), z3.Exists([x], z3.And(a == x, x == b + 1)))
+    assert make_atom("==", {"f::a": 1, "f::b": -1}, 0) in atoms_of(f, lambda t: names.get(t.get_id()))
+    free = _quantifier_free(f, 5_000)
+    atoms = atoms_of(free, lambda t: names.get(t.get_id()))
+    assert make_atom("==", {"f::a": 1, "f::b": -1}, 1) in atoms
+
+
+INCREMENT = ERR + """
+int token, local;
+void transmit(void) { token = token + 1; }
+int main(void) {
+  token = __VERIFIER_nondet_int();
+  if (token > 1000000) { return 0; }
+  local = token;
+  transmit();
+  if (token != local + 1) { reach_error(); }
+  return 0;
+}
+"""
+
+
+def test_a_summary_with_an_increment_gets_the_bound_that_keeps_it_exact(tmp_path):
+    """transmit's summary holds for any entry, where token + 1 may overflow (an arbitrary value
+    with bit-vectors). The integer interpolants' atoms (token == \\old(token) + 1) cannot exclude
+    that path; the machine-integer reading adds the bound that keeps the increment exact. Without
+    main's bound the increment may overflow: no proof."""
+    for config in ("predicate", "value+predicate"):
+        r = verify_src(INCREMENT, tmp_path, data_model="ILP32", config=config, horn=False, path_exploration=False)
+        assert r.verdict == "TRUE", (config, r.reason)
+    unbounded = INCREMENT.replace("  if (token > 1000000) { return 0; }\n", "")
+    r = verify_src(unbounded, tmp_path, data_model="ILP32", config="predicate", horn=False, path_exploration=False)
+    assert r.verdict == "UNKNOWN"
+
+
 PINNED = ERR + """
 int main(void) { int g = 3; int y = __VERIFIER_nondet_int();
   if (y > 0) { y = 1; } else { y = 2; }

@@ -23,6 +23,8 @@ from .path import ErrorPath, reconstruct
 from .result import UnknownReason
 from .solver_time import past_deadline
 
+REPEATS = 2  # refinements of one spurious path before CEGAR stops for want of progress
+
 
 class Refiner(Protocol):
     def refine(self, program: Program, path: ErrorPath, precision: dict,
@@ -126,7 +128,10 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
           max_violations: int, max_refinements: int, smt_timeout_ms: int, out: CegarOutcome,
           on_confirmed: Callable[[Confirmed, int], None] | None, check: PathCheck | None) -> CegarOutcome:
     prec = precision
-    seen_paths: set[tuple] = set()
+    # How often each spurious path was refined. A path may come back once: the predicate
+    # refiner reads a path the second time with machine integers (overflow as an arbitrary
+    # value), when its integer interpolants' atoms did not exclude it.
+    seen_paths: dict[tuple, int] = {}
     while True:
         budget.check()
         try:
@@ -185,7 +190,7 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             if _give_up(out, bam, path, UnknownReason.NO_PROGRESS, f"refinement made no progress: {why}"):
                 continue
             return out
-        if signature in seen_paths or out.refinements >= max_refinements:
+        if seen_paths.get(signature, 0) >= REPEATS or out.refinements >= max_refinements:
             if out.refinements < max_refinements and _give_up(
                     out, bam, path, UnknownReason.NO_PROGRESS,
                     "refinement made no progress: the same spurious error path keeps coming back"):
@@ -195,6 +200,6 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             out.reason = "refinement made no progress: the same spurious error path keeps coming back"
             out.reason_node = path.error_node
             return out
-        seen_paths.add(signature)
+        seen_paths[signature] = seen_paths.get(signature, 0) + 1
         prec = new_prec
         out.refinements += 1

@@ -39,11 +39,11 @@ import z3
 from ..cfa.cfa import CFANode, FunctionCFA, Program, VarInfo
 from ..cfa.constants import fixed_values
 from ..cfa.ctype import IntType
-from ..cfa.ir import AbortEdge, AssumeEdge, Binary, BlankEdge, CallEdge, Cast, Const, ReturnEdge, Unary, Var
+from ..cfa.ir import AbortEdge, AssumeEdge, Binary, BlankEdge, CallEdge, Cast, Const, ReturnEdge, Var
 from .horn_cells import INDEX, CellEncoding, Cells, program_exprs
 from .horn_fields import FieldEncoding, Fields
 from .predicate.cpa import abstraction_point
-from .predicate.formula import SegmentEncoder, Theory, old
+from .predicate.formula import MachineEncoder, SegmentEncoder, Theory, old
 from .predicate.refiner import add_rule, definitions, uninterpreted_consts
 from .scope import MAX_EDGES, applies, has_error_location, recursive  # noqa: F401 (horn's own API)
 from .solver_time import solver_timeout
@@ -95,73 +95,6 @@ class EncodingTimeout(Exception):
 
 class Untranslatable(Exception):
     """A candidate formula outside the fragment that ``to_bv`` reads exactly."""
-
-
-class MachineEncoder(SegmentEncoder):
-    """In the integer theory, C's machine integers exactly where that stays linear: unsigned
-    arithmetic and conversions wrap, signed overflow gives an arbitrary value (as with
-    bit-vectors). Candidates found under these semantics are the ones the bit-vector check
-    can accept: a summary like ``\\result == 2 * n`` holds only where ``2 * n`` does not overflow,
-    so Spacer has to find the bound that keeps it there."""
-
-    def cast(self, v: z3.ExprRef, src: IntType, dst: IntType) -> z3.ExprRef:
-        if self.th.name != "lia":
-            return super().cast(v, src, dst)
-        if dst.is_bool:
-            return z3.If(v != 0, self.th.const(1, dst), self.th.const(0, dst))
-        if dst.min <= src.min and src.max <= dst.max:
-            return v  # every value of the source fits: nothing wraps
-        return self._wrap(v, dst, periods=None)
-
-    def _wrap(self, r: z3.ExprRef, t: IntType, periods: int | None = 1) -> z3.ExprRef:
-        """``r`` reduced into ``t``'s range; ``periods``: how far out of range it can be (None: any)."""
-        n = 1 << t.bits
-        r = _folded(r)
-        if z3.is_int_value(r):
-            return z3.IntVal(t.wrap(r.as_long()))
-        inside = z3.And(r >= t.min, r <= t.max)
-        if periods == 1:
-            return z3.If(inside, r, z3.If(r > t.max, r - n, r + n))
-        m = r % n
-        return z3.If(inside, r, z3.If(m > t.max, m - n, m) if t.signed else m)
-
-    def _arith(self, op: str, a, b, lt: IntType, rt: IntType, t: IntType) -> z3.ExprRef:
-        if self.th.name != "lia":
-            return super()._arith(op, a, b, lt, rt, t)
-        if op in ("/", "%") and z3.is_int_value(b) and b.as_long() > 0:
-            # C divides toward zero; z3's integer division (by a positive divisor) rounds down.
-            c = b.as_long()
-            q = z3.If(a >= 0, a / c, -((-a) / c))
-            return q if op == "/" else a - c * q
-        if op == "*":
-            a, b = _folded(a), _folded(b)
-        linear = op in ("+", "-") or (op == "*" and (z3.is_int_value(a) or z3.is_int_value(b)))
-        if not linear:
-            return self.arbitrary(t)
-        r = a + b if op == "+" else a - b if op == "-" else a * b
-        if t.signed:
-            return z3.If(z3.And(r >= t.min, r <= t.max), r, self.arbitrary(t))
-        return self._wrap(r, t, 1 if op != "*" else None)
-
-    def expr(self, e):
-        t = e.type
-        if self.th.name == "lia" and isinstance(e, Unary) and e.op in ("-", "~") and isinstance(t, IntType):
-            a = self.expr(e.arg)
-            r = -a if e.op == "-" else -a - 1
-            if t.signed:
-                return z3.If(z3.And(r >= t.min, r <= t.max), r, self.arbitrary(t))
-            return self._wrap(r, t)
-        return super().expr(e)
-
-
-
-def _folded(t: z3.ExprRef) -> z3.ExprRef:
-    """``t`` as a numeral where it is a constant (a variable-length array's stride, ``n * m``
-    of fixed lengths): a product with it is linear."""
-    if z3.is_int_value(t) or z3.is_const(t):
-        return t
-    s = z3.simplify(t)
-    return s if z3.is_int_value(s) else t
 
 
 class ProductEncoder(MachineEncoder):

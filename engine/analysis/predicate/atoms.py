@@ -129,6 +129,12 @@ def atoms_of(f: z3.ExprRef, name_of: Callable[[z3.ExprRef], str | None]) -> set[
         seen.add(t.get_id())
         if not z3.is_bool(t):
             continue
+        if z3.is_quantifier(t):
+            # Spacer's interpolants may keep locals existentially quantified: the atoms over the
+            # node's own variables are still atoms of it (those over bound ones are not linear
+            # in the names, and are left out).
+            todo.append(t.body())
+            continue
         k = t.decl().kind() if z3.is_app(t) else None
         if k in (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES, z3.Z3_OP_ITE) or \
                 (k == z3.Z3_OP_EQ and z3.is_bool(t.arg(0))):

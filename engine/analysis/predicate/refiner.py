@@ -33,13 +33,14 @@ from ..solver_time import solver_timeout
 from ..solving import _watchdog, conj
 from .atoms import Atom, atom_vars, atoms_of
 from .cpa import PredicateCPA, PredicatePrecision
-from .formula import SegmentEncoder, Theory, old
+from .formula import MachineEncoder, SegmentEncoder, Theory, old
 from .invariants import LoopInvariants
 
 MAX_TREE_NODES = 400
 QE_NODES = 120  # weakest interpolants only for trees up to this size (one QE per node)
 WEAK_ATOMS = 6  # atoms taken per node from a weakest interpolant
 WEAK_CONST = 1 << 16
+QE_SECONDS = 3.0  # per refinement, to eliminate the quantifiers of Spacer's interpolants
 
 
 @dataclass(eq=False)
@@ -53,23 +54,29 @@ class TNode:
 
 
 class _Frame:
-    def __init__(self, fn: str, cur: TNode, th: Theory):
+    def __init__(self, fn: str, cur: TNode, th: Theory, encoder: type[SegmentEncoder] = SegmentEncoder):
         self.fn = fn
         self.cur = cur
         self.th = th
+        self.encoder = encoder
         self.enc = self._enc()
 
     def _enc(self) -> SegmentEncoder:
         m = dict(zip(self.cur.names, self.cur.args))
         th = self.th
-        return SegmentEncoder(th, lambda v: m[v] if v in m else th.fresh(th.type_of(v), v))
+        return self.encoder(th, lambda v: m[v] if v in m else th.fresh(th.type_of(v), v))
 
 
 class TreeBuilder:
-    def __init__(self, program: Program, cpa: PredicateCPA, theory: Theory):
+    """``encoder``: SegmentEncoder (unbounded integers: a signed overflow cannot happen) or
+    MachineEncoder (it gives an arbitrary value, as in the bit-vector abstraction)."""
+
+    def __init__(self, program: Program, cpa: PredicateCPA, theory: Theory,
+                 encoder: type[SegmentEncoder] = SegmentEncoder):
         self.program = program
         self.cpa = cpa
         self.th = theory
+        self.encoder = encoder
         self.count = 0
         self.nodes: list[TNode] = []
 
@@ -103,7 +110,7 @@ class TreeBuilder:
             elif st.kind == "return":
                 returns.add(stack.pop())
         start_fn = program.start.name
-        frames = [_Frame(start_fn, self._node(start_fn, program.start.entry), th)]
+        frames = [_Frame(start_fn, self._node(start_fn, program.start.entry), th, self.encoder)]
         globals_ = cpa.globals
         for i, st in enumerate(steps):
             fr = frames[-1]
@@ -142,7 +149,7 @@ class TreeBuilder:
                     entry.children = [fr.cur]
                     terms = cpa.entry_terms(fr.enc, e, callee)
                     entry.label = list(fr.enc.constraints) + [m[v] == t for v, t in terms.items()]
-                frames.append(_Frame(callee.name, entry, th))
+                frames.append(_Frame(callee.name, entry, th, self.encoder))
                 continue
             # return
             callee_fr = frames.pop()
@@ -326,6 +333,34 @@ def weakest_interpolants(root: TNode, timeout_ms: int, check: Callable[[], None]
     return out
 
 
+def _quantifier_free(f: z3.BoolRef, timeout_ms: int) -> z3.BoolRef:
+    """``f`` without the existential quantifiers Spacer's interpolants may keep (over locals of
+    the rest of the tree): eliminated, the relations they imply become atoms too (token_ring's
+    ``token == local`` was only under a quantifier, and refinement stopped without it)."""
+    if timeout_ms <= 0 or not _has_quantifier(f):
+        return f
+    qe = z3.TryFor(z3.Then(z3.Tactic("simplify"), z3.Tactic("qe"), z3.Tactic("simplify")), solver_timeout(timeout_ms))
+    try:
+        goals = qe(f)
+    except z3.Z3Exception:
+        return f  # atoms_of still reads the atoms over free variables under the quantifier
+    return z3.Or([g.as_expr() for g in goals])
+
+
+def _has_quantifier(f: z3.ExprRef) -> bool:
+    todo, seen = [f], set()
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_quantifier(t):
+            return True
+        if z3.is_app(t) and z3.is_bool(t):
+            todo.extend(t.children())
+    return False
+
+
 def _type_bound(a: Atom, th: Theory) -> bool:
     """``x <= UINT_MAX``-style atoms: true of every machine value, useless as predicates."""
     op, items, k = a
@@ -347,23 +382,51 @@ class PredicateRefiner:
     def refine(self, program: Program, path: ErrorPath, precision: dict,
                check: Callable[[], None]) -> tuple[dict | None, str]:
         prec: PredicatePrecision = precision.get("predicate") or PredicatePrecision()
+        got = self._atoms(program, path, check, SegmentEncoder)
+        if isinstance(got, str):
+            return None, got
+        new, checks = got
+        finer = prec.with_atoms(new, checks)
+        if finer is None:
+            # The integer tree has no signed overflow, the bit-vector abstraction has it as an
+            # arbitrary value: its atoms may not exclude the path where an increment overflows
+            # (token_ring's token += 1 in a summary that holds for any entry). Interpolants
+            # of the machine-integer reading carry the bounds that keep the operations exact.
+            again = self._atoms(program, path, check, MachineEncoder, weak=False)
+            if not isinstance(again, str):
+                for k, v in again[0].items():
+                    new.setdefault(k, set()).update(v)
+                checks |= again[1]
+                finer = prec.with_atoms(new, checks)
+        self.last_atoms = new
+        if finer is None:
+            return None, "interpolation found no new predicates for this error path"
+        out = dict(precision)
+        out["predicate"] = finer
+        return out, ""
+
+    def _atoms(self, program: Program, path: ErrorPath, check: Callable[[], None], encoder: type[SegmentEncoder],
+               weak: bool = True) -> tuple[dict[tuple[str, int], set[Atom]], set[tuple[str, int]]] | str:
+        """The atoms of the path's tree interpolants per location, and the locations whose
+        interpolant is false; or why there are none."""
         th = Theory(program, "lia")
-        tb = TreeBuilder(program, self.cpa, th)
+        tb = TreeBuilder(program, self.cpa, th, encoder)
         try:
             root = tb.build(path)
         except _TooLarge:
-            return None, f"the error path is too long for predicate refinement (over {MAX_TREE_NODES} abstraction points)"
+            return f"the error path is too long for predicate refinement (over {MAX_TREE_NODES} abstraction points)"
         except (TypeError, KeyError) as exc:
-            return None, f"the error path cannot be encoded for interpolation ({exc})"
+            return f"the error path cannot be encoded for interpolation ({exc})"
         check()
         strong = spacer_interpolants(root, self.timeout_ms)
         if strong is None:
-            return None, ("the error path is infeasible only with machine-integer semantics (wrap-around "
-                          "or bit operations); integer interpolation found no predicates")
-        weak = weakest_interpolants(root, max(500, self.timeout_ms // 10), check) \
-            if len(tb.nodes) <= QE_NODES else {}
+            return ("the error path is infeasible only with machine-integer semantics (wrap-around "
+                    "or bit operations); integer interpolation found no predicates")
+        weak_itp = weakest_interpolants(root, max(500, self.timeout_ms // 10), check) \
+            if weak and len(tb.nodes) <= QE_NODES else {}
         new: dict[tuple[str, int], set[Atom]] = {}
         checks: set[tuple[str, int]] = set()
+        qe_until = time.monotonic() + QE_SECONDS
         for n in tb.nodes:
             s = strong.get(id(n))
             if s is not None and z3.is_false(z3.simplify(s)):
@@ -376,8 +439,9 @@ class PredicateRefiner:
             atoms: set[Atom] = set()
             src = strong.get(id(n))
             if src is not None:
+                src = _quantifier_free(src, int(1000 * (qe_until - time.monotonic())))
                 atoms |= {a for a in atoms_of(src, name_of) if atom_vars(a) <= frame and not _type_bound(a, th)}
-            src = weak.get(id(n))
+            src = weak_itp.get(id(n))
             if src is not None:
                 # Quantifier elimination also yields case splits of the overflow encoding
                 # (huge constants); only a few small atoms are worth tracking.
@@ -393,10 +457,4 @@ class PredicateRefiner:
                           if atom_vars(a) <= frame}
             if atoms:
                 new.setdefault((n.location.function, n.location.canon), set()).update(atoms)
-        self.last_atoms = new
-        finer = prec.with_atoms(new, checks)
-        if finer is None:
-            return None, "interpolation found no new predicates for this error path"
-        out = dict(precision)
-        out["predicate"] = finer
-        return out, ""
+        return new, checks
