@@ -9,12 +9,28 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import z3
 
 from ..cfa.ctype import IntType
 from .solver_time import solver_timeout
+
+
+def subterms(*terms: z3.ExprRef, into: Callable[[z3.ExprRef], bool] = z3.is_app) -> Iterator[z3.ExprRef]:
+    """Each distinct subterm of ``terms`` once (z3 terms are DAGs: a tree walk can take
+    exponential time), descending into those ``into`` accepts."""
+    todo = list(terms)
+    seen: set[int] = set()
+    while todo:
+        t = todo.pop()
+        i = t.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        yield t
+        if into(t):
+            todo.extend(t.children())
 
 
 def conj(fs: list[z3.BoolRef]) -> z3.BoolRef:

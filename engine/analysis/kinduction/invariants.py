@@ -10,6 +10,7 @@ import z3
 from ...cfa.cfa import Program
 from .. import horn
 from ..horn import ERROR, RelKey
+from ..solving import subterms
 from .algebraic import Equality
 from .algebraic import atom as equality_atom
 from .system import STEP_MS, State, TransitionSystem, VarKey, check_error
@@ -89,18 +90,7 @@ def candidates(ts: TransitionSystem) -> dict[InvKey, list[Candidate]]:
 
 
 def _numerals(f: z3.ExprRef) -> list[z3.BitVecNumRef]:
-    out: list[z3.BitVecNumRef] = []
-    todo, seen = [f], set()
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_bv_value(t) or z3.is_int_value(t) and abs(t.as_long()) < (1 << 20):
-            out.append(t)
-        elif z3.is_app(t):
-            todo.extend(t.children())
-    return out
+    return [t for t in subterms(f) if z3.is_bv_value(t) or z3.is_int_value(t) and abs(t.as_long()) < (1 << 20)]
 
 
 def houdini(ts: TransitionSystem, deadline: float, cancelled: Callable[[], bool],

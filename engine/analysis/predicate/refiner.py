@@ -30,7 +30,7 @@ from ...cfa.cfa import CFANode, Program
 from ...cfa.ir import CallEdge, Var
 from ..path import ErrorPath
 from ..solver_time import solver_timeout
-from ..solving import _watchdog, conj
+from ..solving import _watchdog, conj, subterms
 from .atoms import Atom, atom_vars, atoms_of
 from .cpa import PredicateCPA, PredicatePrecision
 from .formula import MachineEncoder, SegmentEncoder, Theory, old
@@ -275,19 +275,7 @@ def relation_definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef
 
 def uninterpreted_consts(*terms: z3.ExprRef) -> set[z3.ExprRef]:
     """The uninterpreted constants in ``terms``."""
-    out: dict[int, z3.ExprRef] = {}
-    todo = list(terms)
-    seen: set[int] = set()
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[t.get_id()] = t
-        elif z3.is_app(t):
-            todo.extend(t.children())
-    return set(out.values())
+    return {t for t in subterms(*terms) if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED}
 
 
 def _exists(variables: list[z3.ExprRef], body: z3.BoolRef) -> z3.BoolRef:
@@ -348,17 +336,7 @@ def _quantifier_free(f: z3.BoolRef, timeout_ms: int) -> z3.BoolRef:
 
 
 def _has_quantifier(f: z3.ExprRef) -> bool:
-    todo, seen = [f], set()
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_quantifier(t):
-            return True
-        if z3.is_app(t) and z3.is_bool(t):
-            todo.extend(t.children())
-    return False
+    return any(z3.is_quantifier(t) for t in subterms(f, into=lambda t: z3.is_app(t) and z3.is_bool(t)))
 
 
 def _type_bound(a: Atom, th: Theory) -> bool:
