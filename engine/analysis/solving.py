@@ -17,9 +17,12 @@ from ..cfa.ctype import IntType
 from .solver_time import solver_timeout
 
 
-def subterms(*terms: z3.ExprRef, into: Callable[[z3.ExprRef], bool] = z3.is_app) -> Iterator[z3.ExprRef]:
+def subterms(*terms: z3.ExprRef, into: Callable[[z3.ExprRef], bool] | None = None) -> Iterator[z3.ExprRef]:
     """Each distinct subterm of ``terms`` once (z3 terms are DAGs: a tree walk can take
-    exponential time), descending into those ``into`` accepts."""
+    exponential time), descending into those ``into`` accepts (by default every application).
+    (No z3 function as a default: that would load z3 with this module.)"""
+    if into is None:
+        into = z3.is_app
     todo = list(terms)
     seen: set[int] = set()
     while todo:
