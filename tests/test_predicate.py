@@ -244,9 +244,9 @@ def test_an_abstraction_assumes_the_values_another_component_pins(tmp_path):
     assert prec is not None
     (alone,) = cpa.transfer(PredState(), edge, prec)
     assert alone.cubes == frozenset({(True,), (False,)})
-    (beside,) = cpa.transfer_known(PredState(), edge, prec, {"main::g": 3, "elsewhere::v": 1})
+    (beside,) = cpa.transfer_known(PredState(), edge, prec, lambda: {"main::g": 3, "elsewhere::v": 1})
     assert beside.cubes == frozenset({(True,)})
-    assert cpa.transfer_known(PredState(), edge, prec, {"main::g": 4})[0].cubes == frozenset({(False,)})
+    assert cpa.transfer_known(PredState(), edge, prec, lambda: {"main::g": 4})[0].cubes == frozenset({(False,)})
 
 
 class _Pins(CPA):
@@ -287,7 +287,7 @@ class _Listens(_Pins):
     uses_known_values = True
 
     def transfer_known(self, state, edge, prec, known):
-        return [dict(known)]
+        return [dict(known())]
 
     def concrete_values(self, state):
         return None

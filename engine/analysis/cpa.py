@@ -6,9 +6,10 @@ class implementing :class:`CPA`. States are immutable and hashable.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,13 +82,15 @@ class CPA(ABC):
     # -- strengthening (CPAchecker's strengthen operator) ----------------------------
     # A domain that sets this gets, in the composite, the values the other components pin at
     # the successor (``concrete_values``): facts about every state there, sound to assume.
+    # ``known`` builds them on demand: most steps end between abstraction points and need none.
     uses_known_values: bool = False
 
-    def transfer_known(self, state: State, edge: Edge, prec: Any, known: dict[str, int]) -> list[State]:
+    def transfer_known(self, state: State, edge: Edge, prec: Any,
+                       known: Callable[[], dict[str, int]]) -> list[State]:
         return self.transfer(state, edge, prec)
 
     def return_to_known(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any,
-                        known: dict[str, int]) -> list[State]:
+                        known: Callable[[], dict[str, int]]) -> list[State]:
         return self.return_to(state, edge, callee, prec)
 
     # -- merge / stop / prec ------------------------------------------------------
@@ -219,13 +222,17 @@ class CompositeCPA:
             return self._product(parts)  # type: ignore[arg-type]
         out: list[tuple] = []
         for t in self._product([p if p is not None else [None] for p in parts]):
-            known: dict[str, int] = {}
-            for c, s in zip(self.components, t):
-                if s is not None:
-                    known.update(c.concrete_values(s) or {})
+            known = functools.cache(functools.partial(self._known, t))
             out.extend(self._product([[x] if x is not None else step_known(c, s, known)
                                       for c, s, x in zip(self.components, state, t)]))
         return out
+
+    def _known(self, states: tuple) -> dict[str, int]:
+        known: dict[str, int] = {}
+        for c, s in zip(self.components, states):
+            if s is not None:
+                known.update(c.concrete_values(s) or {})
+        return known
 
     def call_entry(self, state: tuple, edge: CallEdge, callee: FunctionCFA, prec: dict) -> list[tuple]:
         parts = []

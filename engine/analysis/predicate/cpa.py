@@ -293,24 +293,25 @@ class PredicateCPA(CPA):
     uses_known_values = True
 
     def transfer(self, state: PredState, edge: Edge, prec: PredicatePrecision | None) -> list[PredState]:
-        return self.transfer_known(state, edge, prec, {})
+        return self.transfer_known(state, edge, prec, dict)
 
     def transfer_known(self, state: PredState, edge: Edge, prec: PredicatePrecision | None,
-                       known: dict[str, int]) -> list[PredState]:
+                       known: Callable[[], dict[str, int]]) -> list[PredState]:
         pending = state.pending + (edge,)
         if not self.is_point(edge.succ):
             return [PredState(state.atoms, state.cubes, pending)]
         return self._abstract_at(PredState(state.atoms, state.cubes, pending), edge.succ, prec, known)
 
-    def _known_facts(self, enc: SegmentEncoder, fn: str, known: dict[str, int]) -> list[z3.BoolRef]:
-        """``known`` (values pinned at the point) as constraints on the frame's current terms."""
-        if not known:
+    def _known_facts(self, enc: SegmentEncoder, fn: str, known: Callable[[], dict[str, int]]) -> list[z3.BoolRef]:
+        """The values pinned at the point as constraints on the frame's current terms."""
+        vals = known()
+        if not vals:
             return []
         th = self.th
-        return [enc.read(v) == th.const(known[v], th.type_of(v)) for v in self.frame_vars(fn) if v in known]
+        return [enc.read(v) == th.const(vals[v], th.type_of(v)) for v in self.frame_vars(fn) if v in vals]
 
     def _abstract_at(self, s: PredState, node: CFANode, prec: PredicatePrecision | None,
-                     known: dict[str, int]) -> list[PredState]:
+                     known: Callable[[], dict[str, int]]) -> list[PredState]:
         atoms = prec.atoms(node) if prec is not None else ()
         if not atoms and s.is_true:
             if not any(isinstance(e, AssumeEdge) for e in s.pending):
@@ -381,10 +382,10 @@ class PredicateCPA(CPA):
 
     def return_to(self, state: RebuildState, edge: CallEdge, callee: FunctionCFA,
                   prec: PredicatePrecision | None) -> list[PredState]:
-        return self.return_to_known(state, edge, callee, prec, {})
+        return self.return_to_known(state, edge, callee, prec, dict)
 
     def return_to_known(self, state: RebuildState, edge: CallEdge, callee: FunctionCFA,
-                        prec: PredicatePrecision | None, known: dict[str, int]) -> list[PredState]:
+                        prec: PredicatePrecision | None, known: Callable[[], dict[str, int]]) -> list[PredState]:
         th = self.th
         atoms = prec.atoms(edge.succ) if prec is not None else ()
         if not atoms and state.call.is_true and state.exit.is_true and not state.call.pending:
