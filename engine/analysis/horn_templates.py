@@ -46,10 +46,13 @@ TIMED_OUT = "the template invariants ran out of time"
 
 
 def solve(program: Program, enc: Encoder, clauses: list[Clause], error: RelKey, deadline: float,
-          cancelled: Callable[[], bool] = lambda: False) -> dict[RelKey, Interpretation] | str:
+          cancelled: Callable[[], bool] = lambda: False,
+          extra: Callable[[RelKey, dict[str, z3.ArithRef]], list[z3.BoolRef]] | None = None
+          ) -> dict[RelKey, Interpretation] | str:
     """An inductive invariant over the integers that excludes every clause into ``error`` (the
     relation horn.py names for a reachable error), from the templates (over ``enc``'s integer
-    clauses), or why there is none."""
+    clauses), or why there is none. ``extra``: further candidates of a relation, over its
+    frame's placeholders by name (horn_samples.py's guesses)."""
     functions = {f.name: f for f in program.all_functions()}
     holes: dict[str, list[z3.ArithRef]] = {}
     per_function: dict[str, list[z3.BoolRef]] = {}
@@ -63,6 +66,10 @@ def solve(program: Program, enc: Encoder, clauses: list[Clause], error: RelKey, 
         holes[name] = [z3.Int(f"__a{i}") for i in range(len(frame))]
         per_function[name] = _candidates(program, enc, functions[name], dict(zip(frame, holes[name])))
     cands: dict[RelKey, list[z3.BoolRef]] = {k: list(per_function[k[0]]) for k in rels}
+    if extra is not None:
+        for k in rels:
+            names = dict(zip(enc.frame(functions[k[0]]), holes[k[0]]))
+            cands[k] += [x for x in extra(k, names) if not any(x.eq(y) for y in cands[k])]
 
     def inst(k: RelKey, args: list[z3.ExprRef]) -> list[z3.BoolRef]:
         return _instances(cands[k], holes[k[0]], args)

@@ -36,7 +36,11 @@
    limit): equalities such as ``y*y - 2*x + y == 0`` guessed from sampled loop-head states
    (as DIG does), proved with the bounds they need over integer clauses with exact products,
    where the bit-vector engines cannot prove them and CEGAR would unroll. A program where no
-   equality is guessed costs the sampling alone (a few seconds at most).
+   equality is guessed costs the sampling alone (a few seconds at most). On a recursive
+   program without memory, **summaries guessed from runs** instead (CPArec's first candidates,
+   analysis/horn_samples.py, ``GUESSED_SHARE``, at most ``GUESSED_SECONDS``): the equalities
+   every sampled call satisfies (``\result == n*m``; ``\result == m + n`` where it fits the
+   result's type), kept where Houdini proves them over the clauses with exact products.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
    CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what remains;
    on any other, Spacer half, then k-induction with Houdini's invariants half of the rest;
@@ -109,6 +113,12 @@ KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at mo
 # (bench/editor_bench.py): most tasks CEGAR decides in 0.2 to 0.5 s went through Spacer first.
 ALGEBRAIC_SHARE = 0.35  # then polynomial loop invariants (kinduction.solve_algebraic), this share
 ALGEBRAIC_SECONDS = 20.0  # ... and at most this: sampling, Houdini and the proof over the integers
+# On a recursive program without memory, the summaries guessed from runs (CPArec's first
+# candidates, analysis/horn_samples.py) instead: this share, at most this long. They prove
+# what they prove in 1-2 s (Addition03-1, MultCommutative-2) and fail within 7 s on the others
+# of the shared set's recursive tasks.
+GUESSED_SHARE = 0.15
+GUESSED_SECONDS = 8.0
 PROBE_SECONDS = 0.5
 # Template invariants first after the probe, on a program with arrays whose cells the Horn
 # clauses track: facts over what a loop nest writes (every element set so far holds C, is at
@@ -223,6 +233,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
     """``probe_first``: a small program with a loop or recursion, where CEGAR's probe and the
     provers go before CEGAR's full run."""
     retry = False
+    guessed = False  # the summaries guessed from runs were tried (CPArec need not again)
     merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
     alongside = spacer.running  # Spacer runs beside the engines below, not in its turn
     stop = spacer.proved if alongside else None
@@ -254,6 +265,9 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
                            KIND_SECONDS, HORN_SHARE),
                           (_prove_algebraic, ALGEBRAIC_SECONDS, ALGEBRAIC_SHARE)]
+            elif not scope.uses_memory(program):
+                steps.append((_prove_guessed, GUESSED_SECONDS, GUESSED_SHARE))
+                guessed = True
             for prove, most, share in steps:
                 if (proof := spacer.proof()) is not None:
                     return proof
@@ -303,8 +317,9 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         # Houdini's invariants (half of the rest). After BMC through the recursion, CPArec
         # (Spacer had its second try before BMC). Spacer's try is left out where it ran beside.
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
-        order: list[tuple[Prover, int]] = ([(_prove_cparec, 1)] if searched
-                                           else [(_prove_cparec, 3), (_prove, 2)] if scope.recursive(program)
+        cparec_again = partial(_prove_cparec, guess=not guessed)
+        order: list[tuple[Prover, int]] = ([(cparec_again, 1)] if searched
+                                           else [(cparec_again, 3), (_prove, 2)] if scope.recursive(program)
                                            else [(_prove, 2), (_prove_kinduction, 2)])
         if alongside:  # (the one left gets half of what is left, path exploration the rest)
             order = [(p, min(n, 2)) for p, n in order if p is not _prove]
@@ -375,16 +390,26 @@ def _prove_templates(program: Program, opts: VerifyOptions, stats: Statistics,
 
 
 def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
-                  seconds: float) -> tuple[Search | None, bool]:
+                  seconds: float, guess: bool = True) -> tuple[Search | None, bool]:
     """CPArec's proof as a finished search (None: none; its counterexamples are left to path
     exploration, which runs next anyway), and whether more time might give one."""
     from ..analysis import cparec
 
-    out = cparec.solve(program, seconds, _cancel(opts))
+    out = cparec.solve(program, seconds, _cancel(opts), guess=guess)
     if out.status != "safe":
         return None, out.timed_out
     stats.unwinding_depth = out.depth
     return _proved(stats, "cparec", out.summaries), False
+
+
+def _prove_guessed(program: Program, opts: VerifyOptions, stats: Statistics,
+                   seconds: float) -> tuple[Search | None, bool]:
+    """The proof by summaries guessed from runs (CPArec's first candidates, horn_samples.py) as
+    a finished search (None: none), and whether more time might give one."""
+    from ..analysis import horn_samples
+
+    out = horn_samples.solve(program, seconds, _cancel(opts))
+    return (_proved(stats, "cparec", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
 
 
 def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,

@@ -1,0 +1,127 @@
+"""Summaries guessed from runs (analysis/horn_samples.py): the runs record what the program
+does, the guesses are the equalities every run satisfies, and only what Houdini proves over the
+clauses is believed: a guess that holds on the small inputs alone proves nothing."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import z3
+from cbam.engine.analysis import horn, horn_samples
+
+from .conftest import SVCOMP, assert_replay_reaches_error, check_error_path, load_src, verify_src
+from .test_horn import TWICE_UNBOUNDED
+
+# MultCommutative-2's shape: a product by repeated addition, whose summary is nonlinear and
+# holds with machine integers only where the product fits.
+MULT = """extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "mult.c", 3, "reach_error"); }
+int mult(int n, int m) {
+  if (m < 0) return mult(n, -m);
+  if (m == 0) return 0;
+  BODY
+}
+int main(void) {
+  int m = __VERIFIER_nondet_int();
+  if (m < 0 || m > 46340) return 0;
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 46340) return 0;
+  int a = mult(m, n);
+  int b = mult(n, m);
+  if (a != b && m > 0 && n > 0) reach_error();
+  return 0;
+}
+"""
+RIGHT = MULT.replace("BODY", "return n + mult(n, m - 1);")
+# Beyond every input the runs draw (|x| <= 16), a wrong product: mult(x, 1) == x + 1 for x > 20.
+WRONG = RIGHT.replace("return n + mult(n, m - 1);", "return n + mult(n, m - 1) + (n > 20);")
+WRONG = WRONG[:WRONG.index("int main")] + """int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x < 0 || x > 1000) return 0;
+  if (mult(x, 1) != x) reach_error();
+  return 0;
+}
+"""
+
+
+def _encoder(program) -> horn.Encoder:
+    return horn.Encoder(program, "lia", products=True)
+
+
+def test_the_runs_record_each_call_with_the_values_it_was_called_with(tmp_path: Path) -> None:
+    program = load_src(RIGHT, tmp_path)
+    enc = _encoder(program)
+    rows = horn_samples.sample(program, enc, time.monotonic() + 10)
+    fn = program.functions["mult"]
+    at_exit = rows[horn.key(fn.exit)]
+    assert len(at_exit) >= 40
+    r, n, m = fn.result_var, "mult::n@old", "mult::m@old"
+    assert all(s[r] == s[n] * s[m] for s in at_exit)
+    assert any(s[m] > 1 for s in at_exit)
+    # Only reachable calls: main lets no negative value through.
+    assert all(s[n] >= 0 and s[m] >= 0 for s in at_exit)
+    # The frame's other values are the callee's own, at its exit.
+    assert all(s["mult::n"] == s[n] for s in at_exit)
+
+
+def test_the_guessed_summary_is_the_product_and_the_product_where_it_fits(tmp_path: Path) -> None:
+    program = load_src(RIGHT, tmp_path)
+    enc = _encoder(program)
+    fn = program.functions["mult"]
+    guessed = horn_samples.guesses(program, enc, time.monotonic() + 10)[horn.key(fn.exit)]
+    names = {v: z3.Int(v) for v in enc.frame(fn)}
+    r, n, m = names[str(fn.result_var)], names["mult::n@old"], names["mult::m@old"]
+    fits = z3.And(n * m >= -(2**31), n * m <= 2**31 - 1)
+
+    def equivalent(f: z3.BoolRef, g: z3.BoolRef) -> bool:
+        s = z3.Solver()
+        s.add(f != g)
+        return s.check() == z3.unsat
+
+    got = [g(names) for g in guessed]
+    assert any(equivalent(f, r == n * m) for f in got)
+    assert any(equivalent(f, z3.Implies(fits, r == n * m)) for f in got)
+
+
+def test_a_nonlinear_summary_is_proved(tmp_path: Path) -> None:
+    out = horn_samples.solve(load_src(RIGHT, tmp_path), 30)
+    assert out.status == "safe", out.reason
+    assert "\\result == n * m" in out.summaries["mult"]
+    r = verify_src(RIGHT, tmp_path, timeout=60)
+    assert r.verdict == "TRUE", r.reason
+    assert r.statistics.decided_by == "cparec"
+
+
+def test_a_linear_summary_is_proved_where_it_fits_its_type() -> None:
+    """Addition03-1: ``\\result == m + n`` is inductive with machine integers only where
+    ``m + n`` fits a long long (elsewhere ``m+1`` overflows on the way)."""
+    from cbam.engine.cfa.load import load_program
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+
+    program = load_program(str(SVCOMP / "c" / "recursive" / "Addition03-1.c"),
+                           options=PreprocessOptions(data_model="ILP32"))
+    out = horn_samples.solve(program, 30)
+    assert out.status == "safe", out.reason
+    assert "9223372036854775807" in out.summaries["addition"] and "\\result == m + n" in out.summaries["addition"]
+
+
+def test_a_guess_only_the_small_inputs_satisfy_proves_nothing(tmp_path: Path) -> None:
+    assert horn_samples.solve(load_src(WRONG, tmp_path), 30).status != "safe"
+    r = verify_src(WRONG, tmp_path, timeout=60)
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+
+
+def test_a_summary_that_overflows_is_never_proved(tmp_path: Path) -> None:
+    """``\\result == 2 * n`` holds on every run; with machine integers ``twice`` overflows for
+    large ``n``, where it differs from ``2 * n`` (an arbitrary value)."""
+    assert horn_samples.solve(load_src(TWICE_UNBOUNDED, tmp_path), 30).status != "safe"
+
+
+def test_no_guess_without_runs_that_reach_a_call(tmp_path: Path) -> None:
+    src = RIGHT.replace("if (m < 0 || m > 46340) return 0;", "if (m < 1000) return 0;")
+    out = horn_samples.solve(load_src(src, tmp_path), 10)
+    assert out.status == "unknown"
