@@ -70,7 +70,7 @@ def test_the_guessed_summary_is_the_product_and_the_product_where_it_fits(tmp_pa
     program = load_src(RIGHT, tmp_path)
     enc = _encoder(program)
     fn = program.functions["mult"]
-    guessed = horn_samples.guesses(program, enc, time.monotonic() + 10)[horn.key(fn.exit)]
+    guessed = horn_samples.guesses(program, enc, time.monotonic() + 10)[0][horn.key(fn.exit)]
     names = {v: z3.Int(v) for v in enc.frame(fn)}
     r, n, m = names[str(fn.result_var)], names["mult::n@old"], names["mult::m@old"]
     fits = z3.And(n * m >= -(2**31), n * m <= 2**31 - 1)
@@ -125,3 +125,49 @@ def test_no_guess_without_runs_that_reach_a_call(tmp_path: Path) -> None:
     src = RIGHT.replace("if (m < 0 || m > 46340) return 0;", "if (m < 1000) return 0;")
     out = horn_samples.solve(load_src(src, tmp_path), 10)
     assert out.status == "unknown"
+
+
+FIB = """extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "fib.c", 3, "reach_error"); }
+int fib(int n) {
+  if (n < 1) return 0;
+  if (n == 1) return 1;
+  return fib(n - 1) + fib(n - 2);
+}
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x > 40) return 0;
+  int r = fib(x);
+  if (x >= FROM && r < LEAST) reach_error();
+  return 0;
+}
+"""
+
+
+def test_a_pure_function_of_bounded_recursion_is_tabulated(tmp_path: Path) -> None:
+    """fib(10) == 55 and fib grows: no polynomial says it and no bound keeps fib(n-1) + fib(n-2)
+    from overflowing but the values themselves, computed once each (fib(40) would be 3e8 calls),
+    up to the program's largest constant (55) or the first value that overflows (fib(47))."""
+    out = horn_samples.solve(load_src(FIB.replace("FROM", "10").replace("LEAST", "55"), tmp_path), 30)
+    assert out.status == "safe", out.reason
+    assert out.summaries["fib"].startswith("0 <= n && n <= 46 ==> \\result == {0, 1, 1, 2, 3, 5, 8,")
+    assert out.summaries["fib"].endswith("}[n - 0] && (n < 0 ==> \\result == 0)")
+    r = verify_src(FIB.replace("FROM", "10").replace("LEAST", "55"), tmp_path, timeout=60)
+    assert r.verdict == "TRUE" and r.statistics.decided_by == "cparec", r.reason
+
+
+def test_a_table_proves_no_more_than_the_values_say(tmp_path: Path) -> None:
+    src = FIB.replace("FROM", "5").replace("LEAST", "6")  # fib(5) == 5
+    assert horn_samples.solve(load_src(src, tmp_path), 30).status != "safe"
+    r = verify_src(src, tmp_path, timeout=60)
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+
+
+def test_a_function_that_reads_a_global_is_not_tabulated(tmp_path: Path) -> None:
+    src = FIB.replace("FROM", "10").replace("int fib(int n) {", "int g;\nint fib(int n) {\n  if (g) return 1;")
+    program = load_src(src, tmp_path)
+    assert horn_samples._pure(program) == set()
+    assert horn_samples.guesses(program, _encoder(program), time.monotonic() + 10)[1] == {}

@@ -21,11 +21,12 @@ answer being the paper's interpolants: an invariant per copy.
   machine integers (``horn.check``), which is what makes a TRUE sound.
 * Otherwise ``k`` grows.
 
-Before the unwinding, summaries are guessed from runs (analysis/horn_samples.py): the
-equalities every sampled call satisfies, ``\result == n*m`` or ``\result == m + n`` guarded by
-the result's range, kept where Houdini proves them over the clauses with exact products. They
-are over-approximations like the paper's, from data rather than from bounded unwinding, and
-cover what unwinding does not generalize to (a nonlinear summary, a bound against overflow).
+Where the unwinding proves nothing, summaries are guessed from runs (analysis/horn_samples.py):
+the equalities every sampled call satisfies (``\\result == n*m``; ``\\result == m + n`` where it
+fits the result's type), a pure function's table of values, kept where Houdini proves them
+over the clauses with exact products. They over-approximate as the paper's summaries do, from
+data rather than from the unwinding, and cover what it does not generalize to (a nonlinear
+summary, a bound against overflow, Fibonacci's values).
 
 The paper leaves termination open; here the depth is capped (``MAX_DEPTH``) and the time limit
 holds throughout (UNKNOWN).
@@ -46,7 +47,7 @@ from .predicate.formula import old
 
 MAX_DEPTH = 8
 RESERVE = 1.5  # seconds
-GUESS_SHARE = 0.2  # of the time, for the summaries guessed from runs (horn_samples.py) ...
+GUESS_SHARE = 0.2  # of the time, kept for the summaries guessed from runs (horn_samples.py) ...
 GUESS_SECONDS = 10.0  # ... at most this: what they prove, they prove in a few seconds
 
 
@@ -181,8 +182,23 @@ def with_summaries(clauses: list[Clause], summaries: dict[str, Interpretation],
 
 def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False,
           guess: bool = True) -> CparecOutcome:
-    """``guess``: try the summaries guessed from runs first (the portfolio tries them on their
-    own earlier, and passes False)."""
+    """The unwinding; where it proves nothing, the summaries guessed from runs, in the time kept
+    for them (``guess``: the portfolio tries those on their own earlier, and passes False)."""
+    t0 = time.monotonic()
+    spare = min(GUESS_SECONDS, GUESS_SHARE * timeout_s) if guess and horn.recursive(program) else 0.0
+    out = _unwound(program, timeout_s - spare, cancelled)
+    if out.status != "unknown" or not spare or cancelled():
+        return out
+    from . import horn_samples
+
+    guessed = horn_samples.solve(program, t0 + timeout_s - time.monotonic(), cancelled)
+    if guessed.status == "safe":
+        return CparecOutcome("safe", 0, "", time.monotonic() - t0, guessed.summaries)
+    out.seconds = time.monotonic() - t0
+    return out
+
+
+def _unwound(program: Program, timeout_s: float, cancelled: Callable[[], bool]) -> CparecOutcome:
     t0 = time.monotonic()
     # Spacer can take a second or two to notice an interruption: its calls end this much early.
     deadline = t0 + timeout_s - min(RESERVE, 0.05 * timeout_s)
@@ -200,12 +216,6 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     except horn.EncodingTimeout as exc:
         return CparecOutcome("unknown", reason=str(exc), seconds=time.monotonic() - t0, timed_out=True)
     rec = horn.recursive(program)
-    if rec and guess:
-        from . import horn_samples
-
-        guessed = horn_samples.solve(program, min(GUESS_SECONDS, GUESS_SHARE * timeout_s), cancelled)
-        if guessed.status == "safe":
-            return CparecOutcome("safe", 0, "", time.monotonic() - t0, guessed.summaries)
     bv: horn.Encoder | None = None
     why_not = "no recursion depth was tried"
     for k in range(1 if rec else 0, MAX_DEPTH + 1 if rec else 1):

@@ -35,9 +35,22 @@ import z3
 
 from ..cfa.cfa import CFANode, FunctionCFA, Program
 from ..cfa.ctype import IntType
-from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge
+from ..cfa.ir import (
+    AbortEdge,
+    AssumeEdge,
+    Binary,
+    CallEdge,
+    Cast,
+    Const,
+    DeclEdge,
+    Expr,
+    ExternalCallEdge,
+    Nondet,
+    Var,
+)
 from . import horn
 from .horn import ERROR, HornOutcome, RelKey
+from .horn_cells import edge_exprs
 from .kinduction.algebraic import Equality, _equalities, atom
 from .predicate.formula import old
 from .replay import _UNSET, _Run, _Stop
@@ -49,6 +62,10 @@ RANDOM_RANGE = 16  # nondeterministic values are drawn from [-16, 16], within th
 MAX_VARIABLES = 8  # per cut point: the quadratic monomials of more outnumber the samples we take
 MAX_ROWS = 120  # distinct states kept per cut point
 SAMPLING_SHARE = 0.25  # of the time, for the runs
+MAX_SIDES = 4  # constants per parameter whose sides get equalities of their own
+MAX_TABLE = 64  # values of a pure function tabulated
+BELOW = 4  # values under the table that must agree for it to say the function is constant there
+MAX_TABLE_STEPS = 100_000  # CFA edges for one value (the smaller ones are tabulated by then)
 NO_GUESS = "no equality holds in the sampled states"
 
 
@@ -70,7 +87,7 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         return HornOutcome("unknown", f"the program cannot be encoded as Horn clauses ({exc})")
     except horn.EncodingTimeout as exc:
         return HornOutcome("unknown", str(exc), timed_out=True)
-    guessed = guesses(program, enc, t0 + SAMPLING_SHARE * timeout_s, cancelled)
+    guessed, tables = guesses(program, enc, t0 + SAMPLING_SHARE * timeout_s, cancelled)
     if not any(guessed.values()):
         return HornOutcome("unknown", NO_GUESS, time.monotonic() - t0)
     from .horn_templates import TIMED_OUT
@@ -83,19 +100,46 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     seconds = time.monotonic() - t0
     if isinstance(got, str):
         return HornOutcome("unknown", got, seconds, timed_out=got == TIMED_OUT)
-    summaries = {f.name: horn.summary_text(got[horn.key(f.exit)], enc.frame(f), program)
+    summaries = {f.name: _summary(got[horn.key(f.exit)], f, enc.frame(f), program, tables.get(f.name))
                  for f in program.functions.values() if horn.key(f.exit) in got}
     return HornOutcome("safe", "", seconds, summaries)
+
+
+def _summary(got: horn.Interpretation, fn: FunctionCFA, frame: list[str], program: Program,
+             table: Table | None) -> str:
+    """A function's summary in C; a table it keeps, as its values (a nested conditional of 47
+    cases says less to a reader)."""
+    f, holes = got
+    if table is None:
+        return horn.summary_text(got, frame, program)
+    names = dict(zip(frame, holes))
+    fact = _lookup(names[old(fn.params[0])], names[str(fn.result_var)], *table)
+    parts = f.children() if z3.is_and(f) else [f]
+    rest = [x for x in parts if not x.eq(fact)]
+    if len(rest) == len(parts):
+        return horn.summary_text(got, frame, program)
+    lo, values, below = table
+    p = fn.params[0].split("::")[-1]
+    text = f"{lo} <= {p} && {p} <= {lo + len(values) - 1} ==> \\result == {{{', '.join(map(str, values))}}}[{p} - {lo}]"
+    if below is not None:
+        text += f" && ({p} < {lo} ==> \\result == {below})"
+    other = horn.summary_text((z3.And(rest), holes), frame, program) if rest else "true"
+    return text if other == "true" else f"{other} && {text}"
 
 
 Guess = Callable[[dict[str, z3.ArithRef]], z3.BoolRef]  # a candidate over a frame's placeholders
 
 
 def guesses(program: Program, enc: horn.Encoder, deadline: float,
-            cancelled: Callable[[], bool] = lambda: False) -> dict[RelKey, list[Guess]]:
+            cancelled: Callable[[], bool] = lambda: False) -> tuple[dict[RelKey, list[Guess]], dict[str, Table]]:
     """Per cut point, the equalities that hold in every sampled state (and at an exit, each
-    one that gives the result also guarded by the result's range)."""
-    rows = sample(program, enc, deadline, cancelled)
+    one that gives the result also guarded by the result's range, and those of each side of
+    a parameter's comparison with a constant); and where a pure function is called, its
+    table (``_tables``)."""
+    # The tables first: the runs then take a tabulated call's result from them rather than
+    # descending (fibonacci(16) from main is 3,000 calls).
+    tables, memo = _tabulate(program, enc, deadline, cancelled)
+    rows = sample(program, enc, deadline, cancelled, memo)
     out: dict[RelKey, list[Guess]] = {}
     exits = {horn.key(f.exit): f for f in program.all_functions()}
     for k, states in rows.items():
@@ -104,13 +148,183 @@ def guesses(program: Program, enc: horn.Encoder, deadline: float,
         vs = _variables(program, enc, k[0], states, result)
         if not vs:
             continue
-        for eq in _equalities(vs, [{v: s[v] for v in vs} for s in states]):
-            out.setdefault(k, []).append(lambda names, eq=eq: atom(eq, names))
-            for v in vs:
-                guarded = None if v.endswith(old("")) else _guarded(eq, v, program)
-                if guarded is not None:
-                    out[k].append(guarded)
+        out[k] = _fitted(vs, states, program)
+        if fn is not None and result is not None:
+            out[k] += _by_sides(program, enc, fn, vs, states)
+    for k, facts in _table_facts(program, enc, tables).items():
+        out.setdefault(k, []).extend(facts)
+    return out, tables
+
+
+def _fitted(vs: list[str], states: list[dict[str, int]], program: Program,
+            side: Guess | None = None) -> list[Guess]:
+    """The equalities every state satisfies (each also guarded, ``_guarded``), under ``side``."""
+    out: list[Guess] = []
+    for eq in _equalities(vs, [{v: s[v] for v in vs} for s in states]):
+        out.append(lambda names, eq=eq: atom(eq, names))
+        for v in vs:
+            guarded = None if v.endswith(old("")) else _guarded(eq, v, program)
+            if guarded is not None:
+                out.append(guarded)
+    if side is None:
+        return out
+    return [lambda names, f=f: z3.Implies(side(names), f(names)) for f in out]
+
+
+def _by_sides(program: Program, enc: horn.Encoder, fn: FunctionCFA, vs: list[str],
+              states: list[dict[str, int]]) -> list[Guess]:
+    """At a function's exit, the equalities of the calls on each side of a parameter's
+    comparison with a constant (``m < 0``: ``\\result == -n*m``, else ``\\result == n*m``;
+    Fibonacci's ``n < 1``: ``\\result == 0``), each under its side."""
+    from .horn_templates import _associations
+
+    met, _ = _associations(enc, fn)
+    out: list[Guess] = []
+    for p in fn.params:
+        at_call = old(p)
+        if at_call not in vs:
+            continue
+        for c in sorted(met.get(p, set()))[:MAX_SIDES]:
+            for test, side in ((lambda x, c=c: x < c, lambda n, p=at_call, c=c: n[p] < c),
+                               (lambda x, c=c: x == c, lambda n, p=at_call, c=c: n[p] == c),
+                               (lambda x, c=c: x > c, lambda n, p=at_call, c=c: n[p] > c)):
+                part = [s for s in states if test(s[at_call])]
+                if part and len(part) < len(states):
+                    out += _fitted(vs, part, program, side)
     return out
+
+
+Table = tuple[int, list[int], int | None]  # lo, the values from lo up, the value below lo (if constant)
+Memo = dict[str, dict[tuple[int, ...], int]]  # function -> its arguments -> its result
+
+
+def _tabulate(program: Program, enc: horn.Encoder, deadline: float,
+              cancelled: Callable[[], bool]) -> tuple[dict[str, Table], Memo]:
+    """A pure function of one integer (``_pure``) on each value from just below the smallest
+    constant it compares its parameter with up to the largest constant the program compares
+    anything with (at most ``MAX_TABLE`` values), each result computed once (a tabulated call
+    is not run again: ``fibonacci(46)`` is 46 calls): ``lo <= n <= hi ==> \\result == T(n)``
+    at its exit, and at every cut point of a function that calls it, the same of the call's
+    result (``lo <= a <= hi ==> t == T(a)`` for ``t = f(a)``). Bounded recursion such as
+    Fibonacci's, whose values no polynomial gives and no bound keeps from overflowing."""
+    from .horn_templates import _associations
+
+    pure = _pure(program)
+    if not pure:
+        return {}, {}
+    constants: set[int] = set()
+    for f in program.all_functions():
+        met, _ = _associations(enc, f)
+        for cs in met.values():
+            constants |= cs
+    walker = _Walk(program, enc, random.Random(0), lambda *_: None)
+    tables: dict[str, Table] = {}
+    for name in sorted(pure):
+        fn = program.functions[name]
+        met, _ = _associations(enc, fn)
+        own = met.get(fn.params[0], set())
+        if not own:
+            continue
+        lo = min(own) - 1
+        above = [c for c in constants if lo < c <= lo + MAX_TABLE]
+        if not above:
+            continue
+        values: list[int] = []
+        walker.memo[name] = {}
+        for v in range(lo, max(above) + 1):
+            if time.monotonic() > deadline or cancelled():
+                break
+            got = walker.call(fn, [v], MAX_TABLE_STEPS)
+            if got is None:
+                break
+            walker.memo[name][(v,)] = got
+            values.append(got)
+        # Below the smallest constant, a function is often constant (``n < 1``: 0): the table
+        # says so where a few values there agree.
+        under = [walker.call(fn, [v], MAX_TABLE_STEPS) for v in range(lo - 1, lo - 1 - BELOW, -1)]
+        below = under[0] if under[0] is not None and all(u == under[0] for u in under) else None
+        if len(values) > 2:
+            tables[name] = (lo, values, below)
+    return tables, walker.memo
+
+
+def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Table]) -> dict[RelKey, list[Guess]]:
+    out: dict[RelKey, list[Guess]] = {}
+    for name, table in tables.items():
+        fn = program.functions[name]
+        p, r = old(fn.params[0]), fn.result_var
+        if r is not None:
+            out.setdefault(horn.key(fn.exit), []).append(
+                lambda names, p=p, r=r, table=table: _lookup(names[p], names[r], *table))
+    for f in program.all_functions():
+        calls = [(e.callee, e.args[0], e.lhs.name) for e in f.edges()
+                 if isinstance(e, CallEdge) and e.callee in tables and isinstance(e.lhs, Var) and len(e.args) == 1]
+        if not calls:
+            continue
+        facts = [lambda names, a=a, t=t, table=tables[c]: _lookup(_term(a, names), names[t], *table)
+                 for c, a, t in calls if _term(a, {v: z3.Int(v) for v in a.variables()}) is not None]
+        for n in f.nodes:
+            if enc.cut(f, n):
+                out.setdefault(horn.key(n), []).extend(facts)
+    return out
+
+
+def _lookup(arg: z3.ArithRef, result: z3.ArithRef, lo: int, values: list[int], below: int | None) -> z3.BoolRef:
+    """``lo <= arg < lo + len(values) ==> result == values[arg - lo]``, and ``arg < lo ==>
+    result == below`` unless ``below`` is None."""
+    table: z3.ArithRef = z3.IntVal(values[-1])
+    for i in range(len(values) - 2, -1, -1):
+        table = z3.If(arg == lo + i, values[i], table)
+    inside = z3.Implies(z3.And(arg >= lo, arg <= lo + len(values) - 1), result == table)
+    return inside if below is None else z3.And(inside, z3.Implies(arg < lo, result == below))
+
+
+def _term(e: Expr, names: dict[str, z3.ArithRef]) -> z3.ArithRef | None:
+    """A call's argument over the caller's frame: a variable, a constant, or either plus or
+    minus a constant (what a recursive call passes); None otherwise."""
+    while isinstance(e, Cast) and isinstance(e.type, IntType) and isinstance(e.arg.type, IntType) \
+            and e.type.min <= e.arg.type.min and e.arg.type.max <= e.type.max:
+        e = e.arg
+    if isinstance(e, Var):
+        return names.get(e.name)
+    if isinstance(e, Const) and isinstance(e.value, int):
+        return z3.IntVal(e.value)
+    if isinstance(e, Binary) and e.op in ("+", "-") and isinstance(e.right, Const) and isinstance(e.right.value, int):
+        x = _term(e.left, names)
+        if x is None:
+            return None
+        return x + e.right.value if e.op == "+" else x - e.right.value
+    return None
+
+
+def _pure(program: Program) -> set[str]:
+    """The functions of one integer parameter with an integer result that read and write no
+    global, draw no input and call nothing but such functions: their result is a function of
+    their argument, so a table of it holds wherever it is called."""
+    def own_ok(f: FunctionCFA) -> bool:
+        if len(f.params) != 1 or f.result_var is None or not isinstance(program.vars[f.params[0]].type, IntType) \
+                or not isinstance(program.vars[f.result_var].type, IntType):
+            return False
+        for e in f.edges():
+            if isinstance(e, ExternalCallEdge):
+                return False
+            for x in edge_exprs(e):
+                for sub in (x.walk() if x is not None else ()):
+                    if isinstance(sub, Nondet) or isinstance(sub, Var) and program.vars[sub.name].is_global:
+                        return False
+            if isinstance(e, DeclEdge) and e.init is not None and isinstance(e.init, Nondet):
+                return False
+        return True
+
+    pure = {name for name, f in program.functions.items() if own_ok(f)}
+    changed = True
+    while changed:
+        changed = False
+        for name in list(pure):
+            if any(c not in pure for c in program.functions[name].calls):
+                pure.discard(name)
+                changed = True
+    return pure
 
 
 def _guarded(eq: Equality, var: str, program: Program) -> Guess | None:
@@ -152,9 +366,10 @@ def _variables(program: Program, enc: horn.Encoder, function: str, states: list[
 
 
 def sample(program: Program, enc: horn.Encoder, deadline: float,
-           cancelled: Callable[[], bool] = lambda: False) -> dict[RelKey, list[dict[str, int]]]:
+           cancelled: Callable[[], bool] = lambda: False, memo: Memo | None = None) -> dict[RelKey, list[dict[str, int]]]:
     """Distinct states per cut point (frame variable -> its integer value), from runs on random
-    inputs until ``deadline`` or ``MAX_RUNS``."""
+    inputs until ``deadline`` or ``MAX_RUNS`` (``memo``: results of pure functions that the runs
+    take rather than call)."""
     rng = random.Random(0)
     seen: dict[RelKey, set[tuple]] = {}
     rows: dict[RelKey, list[dict[str, int]]] = {}
@@ -170,7 +385,9 @@ def sample(program: Program, enc: horn.Encoder, deadline: float,
     for _ in range(MAX_RUNS):
         if time.monotonic() > deadline or cancelled():
             break
-        _Walk(program, enc, rng, record).walk(MAX_RUN_STEPS)
+        walk = _Walk(program, enc, rng, record)
+        walk.memo = memo or {}
+        walk.walk(MAX_RUN_STEPS)
     return rows
 
 
@@ -187,6 +404,7 @@ class _Walk(_Run):
         self.rng = rng
         self.record = record
         self.olds: dict[int, dict[str, int]] = {0: {}}
+        self.memo: dict[str, dict[tuple[int, ...], int]] = {}
 
     def input(self, source: str, t: IntType, step: int, rng: object = None) -> int:
         return self.rng.randint(max(t.min, -RANDOM_RANGE), min(t.max, RANDOM_RANGE))
@@ -200,18 +418,33 @@ class _Walk(_Run):
         except (_Stop, RecursionError):
             pass
 
-    def _walk(self, max_steps: int) -> None:
+    def call(self, fn: FunctionCFA, args: list[int], max_steps: int) -> int | None:
+        """``fn``'s result on ``args`` (None: the run did not return one, or overflowed on the
+        way, where the program's value is undefined)."""
+        self.cur, self.olds, self.overflow = {}, {}, []
+        try:
+            got = self._walk(max_steps, fn, args)
+        except (_Stop, RecursionError):
+            return None
+        return None if self.overflow else got
+
+    def _walk(self, max_steps: int, first: FunctionCFA | None = None, args: list[int] | None = None) -> int | None:
         program = self.program
         fn, node, frame, fresh = program.start, program.start.entry, 0, 0
+        if first is not None:
+            fn, node = first, first.entry
+            self._enter(first, args or [], frame)
         stack: list[tuple[CallEdge, int, FunctionCFA]] = []
         for step in range(max_steps):
             if self.horn.cut(fn, node):
                 self._record(fn, node, frame)
             if node.error is not None:
-                return
+                return None
             if node is fn.exit:
                 if not stack:
-                    return
+                    rv = fn.result_var
+                    got = self.cur.get(self.inst(rv, frame), _UNSET) if rv is not None else _UNSET
+                    return None if got is _UNSET else got
                 e, caller, caller_fn = stack.pop()
                 self._back(e, frame, caller)
                 self.olds.pop(frame, None)
@@ -219,33 +452,43 @@ class _Walk(_Run):
                 continue
             live = [e for e in node.out if not isinstance(e, AbortEdge)]
             if not live:
-                return
+                return None
             if len(live) > 1:
                 if not all(isinstance(e, AssumeEdge) and e.cond is not None for e in live):
-                    return
+                    return None
                 taken = [e for e in live if (self.expr(e.cond, frame, step) != 0) == e.truth]  # type: ignore[union-attr, arg-type]
                 if not taken:
-                    return
+                    return None
                 edge = taken[0]
             else:
                 edge = live[0]
             if isinstance(edge, CallEdge):
                 callee = program.functions[edge.callee]
                 values = [self.expr(a, frame, step) for a in edge.args]
+                known = self.memo.get(callee.name, {}).get(tuple(values))
+                if known is not None:  # a pure function's result, tabulated
+                    if edge.lhs is not None:
+                        self.assign(edge.lhs, known, frame, step)
+                    node = edge.succ
+                    continue
                 fresh += 1
-                for p, v in zip(callee.params, values):
-                    self.write(p, self._int(self.vars[p].type), v, fresh, step)
-                olds = {old(p): self.cur[self.inst(p, fresh)] for p in callee.params}
-                for g in self.horn.globals:
-                    v = self.cur.get(g, _UNSET)
-                    if v is not _UNSET:
-                        olds[old(g)] = v
-                self.olds[fresh] = olds
+                self._enter(callee, values, fresh)
                 stack.append((edge, frame, fn))
                 fn, node, frame = callee, callee.entry, fresh
                 continue
             self.op(edge, frame, step)
             node = edge.succ
+        return None
+
+    def _enter(self, callee: FunctionCFA, values: list[int], frame: int) -> None:
+        for p, v in zip(callee.params, values):
+            self.write(p, self._int(self.vars[p].type), v, frame, 0)
+        olds = {old(p): self.cur[self.inst(p, frame)] for p in callee.params}
+        for g in self.horn.globals:
+            v = self.cur.get(g, _UNSET)
+            if v is not _UNSET:
+                olds[old(g)] = v
+        self.olds[frame] = olds
 
     def _back(self, e: CallEdge, frame: int, caller: int) -> None:
         callee = self.program.functions[e.callee]
