@@ -171,3 +171,21 @@ def test_a_function_that_reads_a_global_is_not_tabulated(tmp_path: Path) -> None
     program = load_src(src, tmp_path)
     assert horn_samples._pure(program) == set()
     assert horn_samples.guesses(program, _encoder(program), time.monotonic() + 10)[1] == {}
+
+
+def test_through_the_command_line_with_the_table_on_hover(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    src = tmp_path / "fib.c"
+    src.write_text(FIB.replace("FROM", "10").replace("LEAST", "55"))
+    out = subprocess.run([sys.executable, "-m", "cbam", "verify", str(src), "--format", "json", "--no-cache",
+                          "--timeout", "60"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    got = json.loads(out.stdout)
+    assert got["verdict"] == "TRUE" and got["statistics"]["decided_by"] == "cparec"
+    # What the hover shows (the summary command gives BAM's per-context summaries instead).
+    assert got["invariants"]["fib"].startswith("0 <= n && n <= 46 ==> \\result == {0, 1, 1, 2,")
