@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import z3
 
@@ -37,6 +38,7 @@ from ..cfa.cfa import CFANode, FunctionCFA, Program
 from ..cfa.ctype import IntType
 from ..cfa.ir import (
     AbortEdge,
+    AssignEdge,
     AssumeEdge,
     Binary,
     CallEdge,
@@ -60,12 +62,13 @@ MAX_RUNS = 400
 MAX_RUN_STEPS = 20_000  # CFA edges per run: a run that recurses deeper ends there, its states kept
 RANDOM_RANGE = 16  # nondeterministic values are drawn from [-16, 16], within their type
 MAX_VARIABLES = 8  # per cut point: the quadratic monomials of more outnumber the samples we take
-MAX_ROWS = 120  # distinct states kept per cut point
+MAX_ROWS = 64  # distinct states kept per cut point: the quadratic monomials of 8 variables, and spare
 SAMPLING_SHARE = 0.25  # of the time, for the runs
 MAX_SIDES = 4  # constants per parameter whose sides get equalities of their own
 MAX_TABLE = 64  # values of a pure function tabulated
 BELOW = 4  # values under the table that must agree for it to say the function is constant there
-MAX_TABLE_STEPS = 100_000  # CFA edges for one value (the smaller ones are tabulated by then)
+BELOW_STEPS = 500  # for one value below it: a base case returns at once
+MAX_TABLE_STEPS = 5_000  # CFA edges for one value (the smaller ones are in the table by then)
 NO_GUESS = "no equality holds in the sampled states"
 
 
@@ -106,49 +109,77 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
 
 
 def _summary(got: horn.Interpretation, fn: FunctionCFA, frame: list[str], program: Program,
-             table: Table | None) -> str:
-    """A function's summary in C; a table it keeps, as its values (a nested conditional of 47
-    cases says less to a reader)."""
+             tab: Tabled | None) -> str:
+    """A function's summary in C; the tables it keeps, as their values (a nested conditional
+    of 47 cases says less to a reader)."""
     f, holes = got
-    if table is None:
+    if tab is None:
         return horn.summary_text(got, frame, program)
     names = dict(zip(frame, holes))
-    fact = _lookup(names[old(fn.params[0])], names[str(fn.result_var)], *table)
+    p = names[old(fn.params[tab.key])]
+    shown = fn.params[tab.key].split("::")[-1]
+    mine: list[tuple[z3.BoolRef, str]] = []
+    if tab.result is not None and fn.result_var is not None:
+        mine.append((_lookup(p, names[fn.result_var], *tab.result), _table_text(shown, "\\result", tab.result)))
+    for g, t in tab.effects.items():
+        mine.append((_increase(p, names[g], names[old(g)], program.vars[g].type, t),
+                     _table_text(shown, f"{g} - \\old({g})", t)))
     parts = f.children() if z3.is_and(f) else [f]
-    rest = [x for x in parts if not x.eq(fact)]
-    if len(rest) == len(parts):
+    texts = [text for fact, text in mine if any(x.eq(fact) for x in parts)]
+    rest = [x for x in parts if not any(x.eq(fact) for fact, _ in mine)]
+    if not texts:
         return horn.summary_text(got, frame, program)
-    lo, values, below = table
-    p = fn.params[0].split("::")[-1]
-    text = f"{lo} <= {p} && {p} <= {lo + len(values) - 1} ==> \\result == {{{', '.join(map(str, values))}}}[{p} - {lo}]"
-    if below is not None:
-        text += f" && ({p} < {lo} ==> \\result == {below})"
     other = horn.summary_text((z3.And(rest), holes), frame, program) if rest else "true"
-    return text if other == "true" else f"{other} && {text}"
+    return " && ".join(([] if other == "true" else [other]) + texts)
+
+
+def _table_text(p: str, what: str, table: Table) -> str:
+    lo, values, below = table
+    text = f"({lo} <= {p} && {p} <= {lo + len(values) - 1} ==> {what} == {{{', '.join(map(str, values))}}}[{p} - {lo}])"
+    return text if below is None else text + f" && ({p} < {lo} ==> {what} == {below})"
 
 
 Guess = Callable[[dict[str, z3.ArithRef]], z3.BoolRef]  # a candidate over a frame's placeholders
 
+Table = tuple[int, list[int], int | None]  # lo, the values from lo up, the value below lo (if constant)
 
-def guesses(program: Program, enc: horn.Encoder, deadline: float,
-            cancelled: Callable[[], bool] = lambda: False) -> tuple[dict[RelKey, list[Guess]], dict[str, Table]]:
+
+@dataclass
+class Tabled:
+    """A function's results and effects by the value of one parameter (``key``, its index)."""
+
+    key: int
+    result: Table | None  # None: a void function
+    effects: dict[str, Table]  # global -> how much a call adds to it
+
+
+# function -> its key parameter's value -> (its result or None, each written global's increase)
+Memo = dict[str, dict[int, tuple[int | None, dict[str, int]]]]
+
+
+
+def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Callable[[], bool] = lambda: False
+            ) -> tuple[dict[RelKey, list[Guess]], dict[str, Tabled]]:
     """Per cut point, the equalities that hold in every sampled state (and at an exit, each
     one that gives the result also guarded by the result's range, and those of each side of
-    a parameter's comparison with a constant); and where a pure function is called, its
-    table (``_tables``)."""
-    # The tables first: the runs then take a tabulated call's result from them rather than
+    a parameter's comparison with a constant), over the frame and what tabulated calls add to
+    the globals (``_features``); and the tables' own facts (``_table_facts``)."""
+    # The tables first: the runs then take a tabulated call's outcome from them rather than
     # descending (fibonacci(16) from main is 3,000 calls).
     tables, memo = _tabulate(program, enc, deadline, cancelled)
-    rows = sample(program, enc, deadline, cancelled, memo)
+    rows = sample(program, enc, deadline, cancelled, tables, memo)
     out: dict[RelKey, list[Guess]] = {}
     exits = {horn.key(f.exit): f for f in program.all_functions()}
+    functions = {f.name: f for f in program.all_functions()}
     for k, states in rows.items():
         fn = exits.get(k)
         result = fn.result_var if fn is not None else None
-        vs = _variables(program, enc, k[0], states, result)
+        features = _features(functions[k[0]], tables)
+        states = [_with_features(s, features) for s in states]
+        vs = _variables(program, enc, k[0], states, result, list(features))
         if not vs:
             continue
-        out[k] = _fitted(vs, states, program)
+        out[k] = _fitted(vs, states, program, features=features)
         if fn is not None and result is not None:
             out[k] += _by_sides(program, enc, fn, vs, states)
     for k, facts in _table_facts(program, enc, tables).items():
@@ -156,19 +187,87 @@ def guesses(program: Program, enc: horn.Encoder, deadline: float,
     return out, tables
 
 
-def _fitted(vs: list[str], states: list[dict[str, int]], program: Program,
-            side: Guess | None = None) -> list[Guess]:
-    """The equalities every state satisfies (each also guarded, ``_guarded``), under ``side``."""
+# A tabulated call's increase of a global, as a variable of its caller's fitting: the call's
+# key argument and that increase's table.
+Feature = tuple[Expr, Table]
+
+
+def _features(f: FunctionCFA, tables: dict[str, Tabled]) -> dict[str, Feature]:
+    """Per call of ``f`` to a tabulated function, what it adds to each global: the equalities
+    then relate a global after the calls to its value at the entry (applyHanoi's second return
+    site: ``counter == \\old(counter) + 1 + 2*D(n-1)``), which no frame variable holds."""
+    out: dict[str, Feature] = {}
+    for i, e in enumerate(x for x in f.edges() if isinstance(x, CallEdge) and x.callee in tables):
+        tab = tables[e.callee]
+        for g, t in tab.effects.items():
+            out[f"#{i}+{g}"] = (e.args[tab.key], t)
+    return out
+
+
+def _with_features(state: dict[str, int], features: dict[str, Feature]) -> dict[str, int]:
+    if not features:
+        return state
+    out = dict(state)
+    for name, (arg, table) in features.items():
+        v = _evaluated(arg, state)
+        got = _at(table, v) if v is not None else None
+        if got is not None:
+            out[name] = got
+    return out
+
+
+def _at(table: Table, v: int) -> int | None:
+    lo, values, below = table
+    if lo <= v < lo + len(values):
+        return values[v - lo]
+    return below if v < lo else None
+
+
+def _evaluated(e: Expr, state: dict[str, int]) -> int | None:
+    """``_term`` over a state's values."""
+    e = _widened(e)
+    if isinstance(e, Var):
+        return state.get(e.name)
+    if isinstance(e, Const) and isinstance(e.value, int):
+        return e.value
+    if isinstance(e, Binary) and e.op in ("+", "-") and isinstance(e.right, Const) and isinstance(e.right.value, int):
+        x = _evaluated(e.left, state)
+        return None if x is None else x + e.right.value if e.op == "+" else x - e.right.value
+    return None
+
+
+def _fitted(vs: list[str], states: list[dict[str, int]], program: Program, side: Guess | None = None,
+            features: dict[str, Feature] | None = None) -> list[Guess]:
+    """The equalities every state satisfies (each also guarded, ``_guarded``), under ``side``;
+    one over a feature, where the feature's table has the call's argument."""
     out: list[Guess] = []
     for eq in _equalities(vs, [{v: s[v] for v in vs} for s in states]):
-        out.append(lambda names, eq=eq: atom(eq, names))
+        here = [lambda names, eq=eq: atom(eq, names)]
         for v in vs:
-            guarded = None if v.endswith(old("")) else _guarded(eq, v, program)
+            guarded = None if v.endswith(old("")) or v.startswith("#") else _guarded(eq, v, program)
             if guarded is not None:
-                out.append(guarded)
+                here.append(guarded)
+        used = [x for x in eq.variables if x.startswith("#")]
+        out += [_over(g, {x: features[x] for x in used}) for g in here] if used and features else here
     if side is None:
         return out
     return [lambda names, f=f: z3.Implies(side(names), f(names)) for f in out]
+
+
+def _over(guess: Guess, features: dict[str, Feature]) -> Guess:
+    """``guess`` with each feature read as its table at its argument, where the table has it."""
+    def over(names: dict[str, z3.ArithRef]) -> z3.BoolRef:
+        more = dict(names)
+        inside = []
+        for x, (arg, table) in features.items():
+            a = _term(arg, names)
+            if a is None:
+                return z3.BoolVal(True)
+            more[x], where = _table_term(a, table)
+            inside.append(where)
+        return z3.Implies(z3.And(inside), guess(more))
+
+    return over
 
 
 def _by_sides(program: Program, enc: horn.Encoder, fn: FunctionCFA, vs: list[str],
@@ -194,23 +293,24 @@ def _by_sides(program: Program, enc: horn.Encoder, fn: FunctionCFA, vs: list[str
     return out
 
 
-Table = tuple[int, list[int], int | None]  # lo, the values from lo up, the value below lo (if constant)
-Memo = dict[str, dict[tuple[int, ...], int]]  # function -> its arguments -> its result
 
 
 def _tabulate(program: Program, enc: horn.Encoder, deadline: float,
-              cancelled: Callable[[], bool]) -> tuple[dict[str, Table], Memo]:
-    """A pure function of one integer (``_pure``) on each value from just below the smallest
-    constant it compares its parameter with up to the largest constant the program compares
-    anything with (at most ``MAX_TABLE`` values), each result computed once (a tabulated call
-    is not run again: ``fibonacci(46)`` is 46 calls): ``lo <= n <= hi ==> \\result == T(n)``
-    at its exit, and at every cut point of a function that calls it, the same of the call's
-    result (``lo <= a <= hi ==> t == T(a)`` for ``t = f(a)``). Bounded recursion such as
-    Fibonacci's, whose values no polynomial gives and no bound keeps from overflowing."""
+              cancelled: Callable[[], bool]) -> tuple[dict[str, Tabled], Memo]:
+    """Each function whose result and effects on the globals are a function of one parameter
+    (``_tabulable``: the one it compares with constants), on each value from the smallest one
+    it returns for, just below the smallest constant it compares the parameter with, up to the
+    largest constant the program compares anything with (at most ``MAX_TABLE`` values) or the
+    first value that overflows. Each value is computed once: a call the table has is not run
+    again (``fibonacci(46)`` is 46 calls, ``applyHanoi(31)`` 31 rather than 2^31), which
+    assumes what the table is for: that nothing but the parameter matters. Houdini checks that
+    as it checks everything else. Bounded recursion such as Fibonacci's or the towers of Hanoi's,
+    whose values no polynomial gives and no bound keeps from overflowing but the values
+    themselves."""
     from .horn_templates import _associations
 
-    pure = _pure(program)
-    if not pure:
+    keys = _tabulable(program, enc)
+    if not keys:
         return {}, {}
     constants: set[int] = set()
     for f in program.all_functions():
@@ -218,73 +318,109 @@ def _tabulate(program: Program, enc: horn.Encoder, deadline: float,
         for cs in met.values():
             constants |= cs
     walker = _Walk(program, enc, random.Random(0), lambda *_: None)
-    tables: dict[str, Table] = {}
-    for name in sorted(pure):
+    walker.memo_anywhere = True
+    tables: dict[str, Tabled] = {}
+    for name, (key, lowest, written) in sorted(keys.items()):
         fn = program.functions[name]
-        met, _ = _associations(enc, fn)
-        own = met.get(fn.params[0], set())
-        if not own:
-            continue
-        lo = min(own) - 1
+        lo = lowest - 1
         above = [c for c in constants if lo < c <= lo + MAX_TABLE]
         if not above:
             continue
-        values: list[int] = []
+        rows: list[tuple[int, Call]] = []
         walker.memo[name] = {}
+        walker.keys[name] = key
         for v in range(lo, max(above) + 1):
             if time.monotonic() > deadline or cancelled():
                 break
-            got = walker.call(fn, [v], MAX_TABLE_STEPS)
+            got = walker.call(fn, key, v, written, MAX_TABLE_STEPS)
             if got is None:
-                break
-            walker.memo[name][(v,)] = got
-            values.append(got)
-        # Below the smallest constant, a function is often constant (``n < 1``: 0): the table
-        # says so where a few values there agree.
-        under = [walker.call(fn, [v], MAX_TABLE_STEPS) for v in range(lo - 1, lo - 1 - BELOW, -1)]
-        below = under[0] if under[0] is not None and all(u == under[0] for u in under) else None
-        if len(values) > 2:
-            tables[name] = (lo, values, below)
-    return tables, walker.memo
-
-
-def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Table]) -> dict[RelKey, list[Guess]]:
-    out: dict[RelKey, list[Guess]] = {}
-    for name, table in tables.items():
-        fn = program.functions[name]
-        p, r = old(fn.params[0]), fn.result_var
-        if r is not None:
-            out.setdefault(horn.key(fn.exit), []).append(
-                lambda names, p=p, r=r, table=table: _lookup(names[p], names[r], *table))
-    for f in program.all_functions():
-        calls = [(e.callee, e.args[0], e.lhs.name) for e in f.edges()
-                 if isinstance(e, CallEdge) and e.callee in tables and isinstance(e.lhs, Var) and len(e.args) == 1]
-        if not calls:
+                if rows:
+                    break
+                continue  # (no value yet: the table starts higher)
+            walker.memo[name][v] = got
+            rows.append((v, got))
+        if len(rows) <= 2:
             continue
-        facts = [lambda names, a=a, t=t, table=tables[c]: _lookup(_term(a, names), names[t], *table)
-                 for c, a, t in calls if _term(a, {v: z3.Int(v) for v in a.variables()}) is not None]
+        first = rows[0][0]
+        # Below the table, a function is often constant (``n < 1``: 0): the table says so
+        # where a few values there agree.
+        under = [walker.call(fn, key, v, written, BELOW_STEPS) for v in range(first - 1, first - 1 - BELOW, -1)]
+        below = under[0] if under[0] is not None and all(u == under[0] for u in under) else None
+
+        tables[name] = Tabled(key, _column(rows, below, lambda r: r[0]) if fn.result_var is not None else None,
+                              {g: t for g in written if (t := _column(rows, below, lambda r, g=g: r[1].get(g)))})
+    return {n: t for n, t in tables.items()}, {n: m for n, m in walker.memo.items() if n in tables}
+
+
+Call = tuple[int | None, dict[str, int]]  # a call's result (None: void) and what it adds to each global
+
+
+def _column(rows: list[tuple[int, Call]], below: Call | None, pick: Callable[[Call], int | None]) -> Table | None:
+    """The table of one of the calls' outcomes (the result, or a global's increase)."""
+    values = [pick(r) for _, r in rows]
+    if any(x is None for x in values):
+        return None
+    under = pick(below) if below is not None else None
+    return rows[0][0], values, under  # type: ignore[return-value]
+
+
+def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled]) -> dict[RelKey, list[Guess]]:
+    """At a tabulated function's exit, its table (``\\result`` by the parameter's value at the
+    call, each written global's increase from its value at the call, where the sum fits the
+    global's type); at every cut point of a function that calls it, the call's result by its
+    argument. (A call's effect on a global its caller reads has no such fact: what the global
+    held before the call is in no frame. The equalities the runs fit give it, by ``_features``.)"""
+    out: dict[RelKey, list[Guess]] = {}
+    for name, tab in tables.items():
+        fn = program.functions[name]
+        p = old(fn.params[tab.key])
+        facts = out.setdefault(horn.key(fn.exit), [])
+        if tab.result is not None and fn.result_var is not None:
+            facts.append(lambda names, p=p, r=fn.result_var, t=tab.result: _lookup(names[p], names[r], *t))
+        for g, t in tab.effects.items():
+            facts.append(lambda names, p=p, g=g, t=t: _increase(names[p], names[g], names[old(g)], program.vars[g].type, t))
+    for f in program.all_functions():
+        calls = [(e.args[tables[e.callee].key], e.lhs.name, tables[e.callee].result) for e in f.edges()
+                 if isinstance(e, CallEdge) and e.callee in tables and isinstance(e.lhs, Var)]
+        facts = [lambda names, a=a, t=t, table=table: _lookup(_term(a, names), names[t], *table)
+                 for a, t, table in calls if table is not None and _term(a, {v: z3.Int(v) for v in a.variables()}) is not None]
+        if not facts:
+            continue
         for n in f.nodes:
             if enc.cut(f, n):
                 out.setdefault(horn.key(n), []).extend(facts)
     return out
 
 
-def _lookup(arg: z3.ArithRef, result: z3.ArithRef, lo: int, values: list[int], below: int | None) -> z3.BoolRef:
-    """``lo <= arg < lo + len(values) ==> result == values[arg - lo]``, and ``arg < lo ==>
-    result == below`` unless ``below`` is None."""
-    table: z3.ArithRef = z3.IntVal(values[-1])
+def _increase(arg: z3.ArithRef, now: z3.ArithRef, before: z3.ArithRef, t: object, table: Table) -> z3.BoolRef:
+    """``now == before + T(arg)`` where ``arg`` is in the table and the sum fits ``t``."""
+    assert isinstance(t, IntType)
+    term, inside = _table_term(arg, table)
+    total = before + term
+    return z3.Implies(z3.And(inside, total >= t.min, total <= t.max), now == total)
+
+
+def _table_term(arg: z3.ArithRef, table: Table) -> tuple[z3.ArithRef, z3.BoolRef]:
+    """The table's value at ``arg``, and where that is the function's."""
+    lo, values, below = table
+    term: z3.ArithRef = z3.IntVal(values[-1])
     for i in range(len(values) - 2, -1, -1):
-        table = z3.If(arg == lo + i, values[i], table)
-    inside = z3.Implies(z3.And(arg >= lo, arg <= lo + len(values) - 1), result == table)
-    return inside if below is None else z3.And(inside, z3.Implies(arg < lo, result == below))
+        term = z3.If(arg == lo + i, values[i], term)
+    if below is None:
+        return term, z3.And(arg >= lo, arg <= lo + len(values) - 1)
+    return z3.If(arg < lo, below, term), arg <= lo + len(values) - 1
+
+
+def _lookup(arg: z3.ArithRef, result: z3.ArithRef, lo: int, values: list[int], below: int | None) -> z3.BoolRef:
+    """``result == T(arg)`` wherever the table has ``arg``."""
+    term, inside = _table_term(arg, (lo, values, below))
+    return z3.Implies(inside, result == term)
 
 
 def _term(e: Expr, names: dict[str, z3.ArithRef]) -> z3.ArithRef | None:
     """A call's argument over the caller's frame: a variable, a constant, or either plus or
     minus a constant (what a recursive call passes); None otherwise."""
-    while isinstance(e, Cast) and isinstance(e.type, IntType) and isinstance(e.arg.type, IntType) \
-            and e.type.min <= e.arg.type.min and e.arg.type.max <= e.type.max:
-        e = e.arg
+    e = _widened(e)
     if isinstance(e, Var):
         return names.get(e.name)
     if isinstance(e, Const) and isinstance(e.value, int):
@@ -297,34 +433,64 @@ def _term(e: Expr, names: dict[str, z3.ArithRef]) -> z3.ArithRef | None:
     return None
 
 
-def _pure(program: Program) -> set[str]:
-    """The functions of one integer parameter with an integer result that read and write no
-    global, draw no input and call nothing but such functions: their result is a function of
-    their argument, so a table of it holds wherever it is called."""
-    def own_ok(f: FunctionCFA) -> bool:
-        if len(f.params) != 1 or f.result_var is None or not isinstance(program.vars[f.params[0]].type, IntType) \
-                or not isinstance(program.vars[f.result_var].type, IntType):
-            return False
+def _widened(e: Expr) -> Expr:
+    """``e`` without the conversions that keep every value (``(long long) n``)."""
+    while isinstance(e, Cast) and isinstance(e.type, IntType) and isinstance(e.arg.type, IntType) \
+            and e.type.min <= e.arg.type.min and e.arg.type.max <= e.type.max:
+        e = e.arg
+    return e
+
+
+def _tabulable(program: Program, enc: horn.Encoder) -> dict[str, tuple[int, int, list[str]]]:
+    """The functions that may be a function of one integer parameter: they draw no input,
+    touch no memory, call only such functions, and compare exactly one parameter with
+    constants (the key). Per function: the key's index, the smallest constant it is compared
+    with, and the globals the function (or a callee) writes."""
+    from .horn_templates import _associations
+
+    out: dict[str, tuple[int, int, list[str]]] = {}
+    writes: dict[str, set[str]] = {}
+    for name, f in program.functions.items():
+        if any(not isinstance(program.vars[p].type, IntType) for p in f.params) or \
+                f.result_var is not None and not isinstance(program.vars[f.result_var].type, IntType):
+            continue
+        met, _ = _associations(enc, f)
+        compared = [i for i, p in enumerate(f.params) if met.get(p)]
+        if len(compared) != 1:
+            continue
+        written: set[str] = set()
+        ok = True
         for e in f.edges():
             if isinstance(e, ExternalCallEdge):
-                return False
+                ok = False
             for x in edge_exprs(e):
                 for sub in (x.walk() if x is not None else ()):
-                    if isinstance(sub, Nondet) or isinstance(sub, Var) and program.vars[sub.name].is_global:
-                        return False
-            if isinstance(e, DeclEdge) and e.init is not None and isinstance(e.init, Nondet):
-                return False
-        return True
-
-    pure = {name for name, f in program.functions.items() if own_ok(f)}
+                    if isinstance(sub, Nondet) or isinstance(sub, Var) and not isinstance(sub.type, IntType):
+                        ok = False
+            if isinstance(e, DeclEdge) and isinstance(e.init, Nondet):
+                ok = False
+            lhs = e.lhs if isinstance(e, AssignEdge | CallEdge) else None
+            if isinstance(lhs, Var) and program.vars[lhs.name].is_global:
+                written.add(lhs.name)
+            elif lhs is not None and not isinstance(lhs, Var):
+                ok = False
+        if ok:
+            out[name] = (compared[0], min(met[f.params[compared[0]]]), [])
+            writes[name] = written
     changed = True
-    while changed:
+    while changed:  # callees must be tabulable too; their writes are the caller's
         changed = False
-        for name in list(pure):
-            if any(c not in pure for c in program.functions[name].calls):
-                pure.discard(name)
+        for name in list(out):
+            callees = program.functions[name].calls
+            if any(c not in out for c in callees):
+                del out[name]
                 changed = True
-    return pure
+                continue
+            more = set().union(*(writes[c] for c in callees)) - writes[name] if callees else set()
+            if more:
+                writes[name] |= more
+                changed = True
+    return {name: (k, lo, sorted(writes[name])) for name, (k, lo, _) in out.items()}
 
 
 def _guarded(eq: Equality, var: str, program: Program) -> Guess | None:
@@ -354,19 +520,22 @@ def _product(xs: list[z3.ArithRef]) -> z3.ArithRef:
 
 
 def _variables(program: Program, enc: horn.Encoder, function: str, states: list[dict[str, int]],
-               result: str | None) -> list[str]:
-    """The integer variables every state of a cut point has a value for, at most
-    ``MAX_VARIABLES``: the result first, then the entry copies (a summary's interface), then
-    the others in the frame's order."""
+               result: str | None, features: list[str] = []) -> list[str]:  # noqa: B006 (not mutated)
+    """The integer variables (and features) every state of a cut point has a value for, at most
+    ``MAX_VARIABLES``: the result first, then the globals, the features, the entry copies (a
+    summary's interface: the globals' first), then the others in the frame's order."""
     fn = program.functions.get(function) or program.start
-    have = [v for v in enc.frame(fn) if all(v in s for s in states)]
-    first = [v for v in have if v == result] + [v for v in have if v.endswith(old("")) and v != result]
+    have = [v for v in [*enc.frame(fn), *features] if all(v in s for s in states)]
+    globals_ = set(enc.globals)
+    olds = [v for v in have if v.endswith(old("")) and v != result]
+    first = [v for v in have if v == result] + [v for v in have if v in globals_] + \
+        [v for v in have if v.startswith("#")] + sorted(olds, key=lambda v: v[: -len(old(""))] not in globals_)
     ordered = first + [v for v in have if v not in first]
     return ordered[:MAX_VARIABLES]
 
 
-def sample(program: Program, enc: horn.Encoder, deadline: float,
-           cancelled: Callable[[], bool] = lambda: False, memo: Memo | None = None) -> dict[RelKey, list[dict[str, int]]]:
+def sample(program: Program, enc: horn.Encoder, deadline: float, cancelled: Callable[[], bool] = lambda: False,
+           tables: dict[str, Tabled] | None = None, memo: Memo | None = None) -> dict[RelKey, list[dict[str, int]]]:
     """Distinct states per cut point (frame variable -> its integer value), from runs on random
     inputs until ``deadline`` or ``MAX_RUNS`` (``memo``: results of pure functions that the runs
     take rather than call)."""
@@ -387,6 +556,7 @@ def sample(program: Program, enc: horn.Encoder, deadline: float,
             break
         walk = _Walk(program, enc, rng, record)
         walk.memo = memo or {}
+        walk.keys = {n: t.key for n, t in (tables or {}).items()}
         walk.walk(MAX_RUN_STEPS)
     return rows
 
@@ -404,7 +574,9 @@ class _Walk(_Run):
         self.rng = rng
         self.record = record
         self.olds: dict[int, dict[str, int]] = {0: {}}
-        self.memo: dict[str, dict[tuple[int, ...], int]] = {}
+        self.memo: Memo = {}
+        self.keys: dict[str, int] = {}  # per tabulated function, its key parameter's index
+        self.memo_anywhere = False
 
     def input(self, source: str, t: IntType, step: int, rng: object = None) -> int:
         return self.rng.randint(max(t.min, -RANDOM_RANGE), min(t.max, RANDOM_RANGE))
@@ -418,17 +590,25 @@ class _Walk(_Run):
         except (_Stop, RecursionError):
             pass
 
-    def call(self, fn: FunctionCFA, args: list[int], max_steps: int) -> int | None:
-        """``fn``'s result on ``args`` (None: the run did not return one, or overflowed on the
-        way, where the program's value is undefined)."""
-        self.cur, self.olds, self.overflow = {}, {}, []
+    def call(self, fn: FunctionCFA, key: int, value: int, written: list[str],
+             max_steps: int) -> tuple[int | None, dict[str, int]] | None:
+        """``fn``'s result (None: a void function) and how much it adds to each global it
+        writes, called with ``value`` for its key parameter (0 for the others, and the globals
+        0). None: the run did not return, or overflowed on the way, where the program's value
+        is undefined."""
+        self.cur, self.olds, self.overflow = {g: 0 for g in written}, {}, []
+        args = [0] * len(fn.params)
+        args[key] = value
         try:
             got = self._walk(max_steps, fn, args)
         except (_Stop, RecursionError):
             return None
-        return None if self.overflow else got
+        if got is _UNSET or self.overflow:
+            return None
+        return got, {g: self.cur[g] for g in written}
 
-    def _walk(self, max_steps: int, first: FunctionCFA | None = None, args: list[int] | None = None) -> int | None:
+    def _walk(self, max_steps: int, first: FunctionCFA | None = None, args: list[int] | None = None) -> object:
+        """The first function's result where it returns (None: it has none), else _UNSET."""
         program = self.program
         fn, node, frame, fresh = program.start, program.start.entry, 0, 0
         if first is not None:
@@ -439,12 +619,11 @@ class _Walk(_Run):
             if self.horn.cut(fn, node):
                 self._record(fn, node, frame)
             if node.error is not None:
-                return None
+                return _UNSET
             if node is fn.exit:
                 if not stack:
                     rv = fn.result_var
-                    got = self.cur.get(self.inst(rv, frame), _UNSET) if rv is not None else _UNSET
-                    return None if got is _UNSET else got
+                    return self.cur.get(self.inst(rv, frame), _UNSET) if rv is not None else None
                 e, caller, caller_fn = stack.pop()
                 self._back(e, frame, caller)
                 self.olds.pop(frame, None)
@@ -452,23 +631,20 @@ class _Walk(_Run):
                 continue
             live = [e for e in node.out if not isinstance(e, AbortEdge)]
             if not live:
-                return None
+                return _UNSET
             if len(live) > 1:
                 if not all(isinstance(e, AssumeEdge) and e.cond is not None for e in live):
-                    return None
+                    return _UNSET
                 taken = [e for e in live if (self.expr(e.cond, frame, step) != 0) == e.truth]  # type: ignore[union-attr, arg-type]
                 if not taken:
-                    return None
+                    return _UNSET
                 edge = taken[0]
             else:
                 edge = live[0]
             if isinstance(edge, CallEdge):
                 callee = program.functions[edge.callee]
                 values = [self.expr(a, frame, step) for a in edge.args]
-                known = self.memo.get(callee.name, {}).get(tuple(values))
-                if known is not None:  # a pure function's result, tabulated
-                    if edge.lhs is not None:
-                        self.assign(edge.lhs, known, frame, step)
+                if self._tabled(fn, edge, callee, values, frame, step):
                     node = edge.succ
                     continue
                 fresh += 1
@@ -478,7 +654,34 @@ class _Walk(_Run):
                 continue
             self.op(edge, frame, step)
             node = edge.succ
-        return None
+        return _UNSET
+
+    def _tabled(self, caller: FunctionCFA, e: CallEdge, callee: FunctionCFA, values: list[int], frame: int,
+                step: int) -> bool:
+        """Whether the call's result and effects came from the table (where it has them, and,
+        while sampling, for calls from a tabulated function alone, and for half of them: the
+        first call descends, and some nested ones, so that the callee's cut points get states
+        at more than the first call's globals)."""
+        table = self.memo.get(callee.name)
+        if table is None or not (self.memo_anywhere or caller.name in self.memo and self.rng.random() < 0.5):
+            return False
+        got = table.get(values[self.keys[callee.name]])
+        if got is None:
+            return False
+        result, effects = got
+        for g, d in effects.items():
+            before = self.cur.get(g, _UNSET)
+            if before is _UNSET:
+                raise _Stop
+            t = self._int(self.vars[g].type)
+            if not t.min <= before + d <= t.max:
+                self.overflow.append(step)
+            self.cur[g] = t.wrap(before + d)
+        if e.lhs is not None:
+            if result is None:
+                raise _Stop
+            self.assign(e.lhs, result, frame, step)
+        return True
 
     def _enter(self, callee: FunctionCFA, values: list[int], frame: int) -> None:
         for p, v in zip(callee.params, values):

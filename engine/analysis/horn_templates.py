@@ -37,6 +37,7 @@ MAX_CONSTANTS = 16  # per function: the constants that bound its variables in ca
 MAX_COUNTERS = 4  # variables of one index whose first values vary the region's bound
 MAX_PER_RELATION = 4000
 CHECK_MS = 2000  # one clause's check at most
+ONE_MS = 500  # one candidate's, where the clause's check for all of them was undecided
 
 _COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
             ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
@@ -90,7 +91,7 @@ def solve(program: Program, enc: Encoder, clauses: list[Clause], error: RelKey, 
         if cancelled() or time.monotonic() > deadline:
             return TIMED_OUT
         before = len(cands[c.head])
-        _prune(c, cands, inst, deadline)
+        _prune(c, cands, inst, deadline, cancelled)
         if time.monotonic() > deadline:
             return TIMED_OUT
         if len(cands[c.head]) < before:
@@ -176,7 +177,8 @@ def _instances(fs: list[z3.BoolRef], holes: list[z3.ArithRef], args: list[z3.Exp
     return [z3.BoolRef(z3.Z3_substitute(ref, f.as_ast(), n, src, dst), ctx) for f in fs]
 
 
-def _prune(c: Clause, cands: dict[RelKey, list[z3.BoolRef]], inst, deadline: float) -> None:
+def _prune(c: Clause, cands: dict[RelKey, list[z3.BoolRef]], inst, deadline: float,
+           cancelled: Callable[[], bool] = lambda: False) -> None:
     """Drop the head's candidates that the clause does not preserve, by models: each model of
     the body with some head candidate false rules out every candidate false in it."""
     solver = z3.Solver()
@@ -192,12 +194,31 @@ def _prune(c: Clause, cands: dict[RelKey, list[z3.BoolRef]], inst, deadline: flo
         if r == z3.unsat:
             return
         if r != z3.sat:
-            cands[c.head] = []  # undecided: nothing of it can be kept
+            solver.pop()
+            _one_by_one(solver, cands, c, heads, deadline, cancelled)
             return
         m = solver.model()
         solver.pop()
         keep = [f for f, h in zip(cands[c.head], heads) if not z3.is_false(m.eval(h, model_completion=True))]
         cands[c.head] = keep if len(keep) < len(cands[c.head]) else []
+
+
+def _one_by_one(solver: z3.Solver, cands: dict[RelKey, list[z3.BoolRef]], c: Clause, heads: list[z3.BoolRef],
+                deadline: float, cancelled: Callable[[], bool]) -> None:
+    """Where the head's candidates together were undecided, each on its own, for a moment:
+    what the clause preserves is kept (one hard candidate, a table of 31 values, say, no longer
+    costs all the others), anything undecided is not."""
+    keep = []
+    for f, h in zip(cands[c.head], heads):
+        if cancelled() or time.monotonic() > deadline:
+            break
+        ms = int(min(ONE_MS, max(1.0, 1000 * (deadline - time.monotonic()))))
+        solver.push()
+        solver.add(z3.Not(h))
+        if check_within(solver, ms) == z3.unsat:
+            keep.append(f)
+        solver.pop()
+    cands[c.head] = keep
 
 
 # ---- the templates ----------------------------------------------------------------------------

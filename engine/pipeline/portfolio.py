@@ -117,8 +117,8 @@ ALGEBRAIC_SECONDS = 20.0  # ... and at most this: sampling, Houdini and the proo
 # candidates, analysis/horn_samples.py) instead: this share, at most this long. They prove
 # what they prove in 1-2 s (Addition03-1, MultCommutative-2) and fail within 7 s on the others
 # of the shared set's recursive tasks.
-GUESSED_SHARE = 0.15
-GUESSED_SECONDS = 8.0
+GUESSED_SHARE = 0.2
+GUESSED_SECONDS = 12.0
 PROBE_SECONDS = 0.5
 # Template invariants first after the probe, on a program with arrays whose cells the Horn
 # clauses track: facts over what a loop nest writes (every element set so far holds C, is at
