@@ -184,3 +184,24 @@ def test_large_arrays_are_those_over_256_elements_or_of_variable_length(tmp_path
     assert large("int a[16][17];")
     assert large("int a[n];")
     assert not large("int a[300]; int *p = &a[3]; *p = 1;")  # addressed: memory, not cells
+
+
+def test_an_undecided_clause_keeps_what_it_preserves_one_by_one() -> None:
+    """Where the check of all of a clause's head candidates at once is undecided (a table of 31
+    values among them, say), each is decided on its own: one hard candidate no longer costs the
+    others, and what stays undecided is dropped."""
+    import time
+
+    import z3
+    from cbam.engine.analysis import horn_templates
+    from cbam.engine.analysis.horn import Clause
+
+    x, y = z3.Ints("x y")
+    head = ("f", 1)
+    clause = Clause(head, [x], [], [x >= 3])
+    solver = z3.Solver()
+    solver.add(x >= 3)
+    cands = {head: [x >= 0, x >= 5, x != 4 + y * y - y * y]}  # kept, refuted, refuted
+    horn_templates._one_by_one(solver, cands, clause, list(cands[head]), time.monotonic() + 10, lambda: False)
+    assert [str(f) for f in cands[head]] == ["x >= 0"]
+    assert len(solver.assertions()) == 1  # the solver as it was
