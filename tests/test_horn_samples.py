@@ -107,12 +107,17 @@ def test_a_linear_summary_is_proved_where_it_fits_its_type() -> None:
     assert "9223372036854775807" in out.summaries["addition"] and "\\result == m + n" in out.summaries["addition"]
 
 
-def test_a_guess_only_the_small_inputs_satisfy_proves_nothing(tmp_path: Path) -> None:
-    assert horn_samples.solve(load_src(WRONG, tmp_path), 30).status != "safe"
-    r = verify_src(WRONG, tmp_path, timeout=60)
+def _refuted(src: str, tmp_path: Path) -> None:
+    """No guess proves ``src``, and the portfolio finds its violation: path checked, replayed."""
+    assert horn_samples.solve(load_src(src, tmp_path), 30).status != "safe"
+    r = verify_src(src, tmp_path, timeout=60)
     assert r.verdict == "FALSE", r.reason
     check_error_path(r)
     assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+
+
+def test_a_guess_only_the_small_inputs_satisfy_proves_nothing(tmp_path: Path) -> None:
+    _refuted(WRONG, tmp_path)
 
 
 def test_a_summary_that_overflows_is_never_proved(tmp_path: Path) -> None:
@@ -158,12 +163,7 @@ def test_a_pure_function_of_bounded_recursion_is_tabulated(tmp_path: Path) -> No
 
 
 def test_a_table_proves_no_more_than_the_values_say(tmp_path: Path) -> None:
-    src = FIB.replace("FROM", "5").replace("LEAST", "6")  # fib(5) == 5
-    assert horn_samples.solve(load_src(src, tmp_path), 30).status != "safe"
-    r = verify_src(src, tmp_path, timeout=60)
-    assert r.verdict == "FALSE", r.reason
-    check_error_path(r)
-    assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+    _refuted(FIB.replace("FROM", "5").replace("LEAST", "6"), tmp_path)  # fib(5) == 5
 
 
 def test_a_function_that_draws_an_input_is_not_tabulated(tmp_path: Path) -> None:
