@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import cparec, horn
+from cbam.engine.analysis import cparec, horn, horn_samples
 from cbam.engine.analysis.result import UnknownReason
 from cbam.engine.pipeline import beside, portfolio
 from cbam.engine.pipeline.beside import Beside
@@ -180,6 +180,8 @@ def test_a_silent_child_keeps_the_run_within_its_limit(tmp_path: Path, monkeypat
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", gives_up)
     monkeypatch.setattr(horn, "solve", lambda *a, **k: time.sleep(100))
     monkeypatch.setattr(cparec, "solve", lambda *a, **k: cparec.CparecOutcome("unknown", reason="stubbed out"))
+    # (The summaries guessed from runs would prove TWICE on their own.)
+    monkeypatch.setattr(horn_samples, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out"))
     t0 = time.monotonic()
     r = verify_src(TWICE, tmp_path, timeout=4, config="value+predicate")
     elapsed = time.monotonic() - t0
