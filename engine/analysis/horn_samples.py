@@ -15,7 +15,9 @@ the entry copies ``x@old`` included. The equalities that hold in every state of 
 (up to degree 2 over few variables: ``algebraic._equalities``) are its candidates. At a
 function's exit an equality that gives the result, ``\\result == e``, is also offered guarded,
 ``MIN <= e && e <= MAX ==> \\result == e`` (the result type's range): the form that survives an
-argument's overflow on a path whose result would not fit anyway.
+argument's overflow on a path whose result would not fit anyway. A function whose outcome
+depends on one parameter is tabulated instead (``_tabulate``): its result and what it adds to
+each global, value by value, each computed once.
 
 Houdini (horn_templates.solve, with its own bounds and orders beside these) keeps what every
 clause preserves, over the integer clauses with exact products (``horn.ProductEncoder``:
@@ -29,8 +31,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import z3
 
@@ -53,6 +56,8 @@ from ..cfa.ir import (
 from . import horn
 from .horn import ERROR, HornOutcome, RelKey
 from .horn_cells import edge_exprs
+from .horn_templates import TIMED_OUT, _associations
+from .horn_templates import solve as houdini
 from .kinduction.algebraic import Equality, _equalities, atom
 from .predicate.formula import old
 from .replay import _UNSET, _Run, _Stop
@@ -70,6 +75,7 @@ BELOW = 4  # values under the table that must agree for it to say the function i
 BELOW_STEPS = 500  # for one value below it: a base case returns at once
 MAX_TABLE_STEPS = 5_000  # CFA edges for one value (the smaller ones are in the table by then)
 NO_GUESS = "no equality holds in the sampled states"
+T = TypeVar("T")
 
 
 def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False) -> HornOutcome:
@@ -93,9 +99,6 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
     guessed, tables = guesses(program, enc, t0 + SAMPLING_SHARE * timeout_s, cancelled)
     if not any(guessed.values()):
         return HornOutcome("unknown", NO_GUESS, time.monotonic() - t0)
-    from .horn_templates import TIMED_OUT
-    from .horn_templates import solve as houdini
-
     # ``false`` too: a relation no run reached, and one without variables (reach_error's
     # entry), has no other candidate that says it is unreachable.
     got = houdini(program, enc, clauses, ERROR, deadline, cancelled,
@@ -115,15 +118,7 @@ def _summary(got: horn.Interpretation, fn: FunctionCFA, frame: list[str], progra
     f, holes = got
     if tab is None:
         return horn.summary_text(got, frame, program)
-    names = dict(zip(frame, holes))
-    p = names[old(fn.params[tab.key])]
-    shown = fn.params[tab.key].split("::")[-1]
-    mine: list[tuple[z3.BoolRef, str]] = []
-    if tab.result is not None and fn.result_var is not None:
-        mine.append((_lookup(p, names[fn.result_var], *tab.result), _table_text(shown, "\\result", tab.result)))
-    for g, t in tab.effects.items():
-        mine.append((_increase(p, names[g], names[old(g)], program.vars[g].type, t),
-                     _table_text(shown, f"{g} - \\old({g})", t)))
+    mine = _exit_facts(fn, tab, dict(zip(frame, holes)), program)
     parts = f.children() if z3.is_and(f) else [f]
     texts = [text for fact, text in mine if any(x.eq(fact) for x in parts)]
     rest = [x for x in parts if not any(x.eq(fact) for fact, _ in mine)]
@@ -131,6 +126,23 @@ def _summary(got: horn.Interpretation, fn: FunctionCFA, frame: list[str], progra
         return horn.summary_text(got, frame, program)
     other = horn.summary_text((z3.And(rest), holes), frame, program) if rest else "true"
     return " && ".join(([] if other == "true" else [other]) + texts)
+
+
+def _exit_facts(fn: FunctionCFA, tab: Tabled, names: dict[str, z3.ArithRef],
+                program: Program) -> list[tuple[z3.BoolRef, str]]:
+    """A tabulated function's facts at its exit (over its frame's ``names``), each with its text:
+    ``\\result`` by the key parameter's value at the call, and each written global's increase
+    from its value at the call, where the sum fits the global's type."""
+    p = names[old(fn.params[tab.key])]
+    shown = fn.params[tab.key].split("::")[-1]
+    out = []
+    if tab.result is not None and fn.result_var is not None:
+        out.append((_lookup(p, names[fn.result_var], *tab.result), _table_text(shown, "\\result", tab.result)))
+    for g, t in tab.effects.items():
+        gt = program.vars[g].type
+        assert isinstance(gt, IntType)
+        out.append((_increase(p, names[g], names[old(g)], gt, t), _table_text(shown, f"{g} - \\old({g})", t)))
+    return out
 
 
 def _table_text(p: str, what: str, table: Table) -> str:
@@ -157,7 +169,6 @@ class Tabled:
 Memo = dict[str, dict[int, tuple[int | None, dict[str, int]]]]
 
 
-
 def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Callable[[], bool] = lambda: False
             ) -> tuple[dict[RelKey, list[Guess]], dict[str, Tabled]]:
     """Per cut point, the equalities that hold in every sampled state (and at an exit, each
@@ -166,7 +177,8 @@ def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Cal
     the globals (``_features``); and the tables' own facts (``_table_facts``)."""
     # The tables first: the runs then take a tabulated call's outcome from them rather than
     # descending (fibonacci(16) from main is 3,000 calls).
-    tables, memo = _tabulate(program, enc, deadline, cancelled)
+    met = _met(program, enc)
+    tables, memo = _tabulate(program, enc, met, deadline, cancelled)
     rows = sample(program, enc, deadline, cancelled, tables, memo)
     out: dict[RelKey, list[Guess]] = {}
     exits = {horn.key(f.exit): f for f in program.all_functions()}
@@ -181,10 +193,15 @@ def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Cal
             continue
         out[k] = _fitted(vs, states, program, features=features)
         if fn is not None and result is not None:
-            out[k] += _by_sides(program, enc, fn, vs, states)
+            out[k] += _by_sides(program, met[fn.name], fn, vs, states)
     for k, facts in _table_facts(program, enc, tables).items():
         out.setdefault(k, []).extend(facts)
     return out, tables
+
+
+def _met(program: Program, enc: horn.Encoder) -> dict[str, dict[str, set[int]]]:
+    """Per function, per variable, the constants it is compared with or assigned."""
+    return {f.name: _associations(enc, f)[0] for f in program.all_functions()}
 
 
 # A tabulated call's increase of a global, as a variable of its caller's fitting: the call's
@@ -225,15 +242,7 @@ def _at(table: Table, v: int) -> int | None:
 
 def _evaluated(e: Expr, state: dict[str, int]) -> int | None:
     """``_term`` over a state's values."""
-    e = _widened(e)
-    if isinstance(e, Var):
-        return state.get(e.name)
-    if isinstance(e, Const) and isinstance(e.value, int):
-        return e.value
-    if isinstance(e, Binary) and e.op in ("+", "-") and isinstance(e.right, Const) and isinstance(e.right.value, int):
-        x = _evaluated(e.left, state)
-        return None if x is None else x + e.right.value if e.op == "+" else x - e.right.value
-    return None
+    return _term(e, state, int)
 
 
 def _fitted(vs: list[str], states: list[dict[str, int]], program: Program, side: Guess | None = None,
@@ -260,7 +269,7 @@ def _over(guess: Guess, features: dict[str, Feature]) -> Guess:
         more = dict(names)
         inside = []
         for x, (arg, table) in features.items():
-            a = _term(arg, names)
+            a = _term(arg, names, z3.IntVal)
             if a is None:
                 return z3.BoolVal(True)
             more[x], where = _table_term(a, table)
@@ -270,14 +279,11 @@ def _over(guess: Guess, features: dict[str, Feature]) -> Guess:
     return over
 
 
-def _by_sides(program: Program, enc: horn.Encoder, fn: FunctionCFA, vs: list[str],
+def _by_sides(program: Program, met: dict[str, set[int]], fn: FunctionCFA, vs: list[str],
               states: list[dict[str, int]]) -> list[Guess]:
     """At a function's exit, the equalities of the calls on each side of a parameter's
     comparison with a constant (``m < 0``: ``\\result == -n*m``, else ``\\result == n*m``;
     Fibonacci's ``n < 1``: ``\\result == 0``), each under its side."""
-    from .horn_templates import _associations
-
-    met, _ = _associations(enc, fn)
     out: list[Guess] = []
     for p in fn.params:
         at_call = old(p)
@@ -293,9 +299,7 @@ def _by_sides(program: Program, enc: horn.Encoder, fn: FunctionCFA, vs: list[str
     return out
 
 
-
-
-def _tabulate(program: Program, enc: horn.Encoder, deadline: float,
+def _tabulate(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[int]]], deadline: float,
               cancelled: Callable[[], bool]) -> tuple[dict[str, Tabled], Memo]:
     """Each function whose result and effects on the globals are a function of one parameter
     (``_tabulable``: the one it compares with constants), on each value from the smallest one
@@ -307,16 +311,10 @@ def _tabulate(program: Program, enc: horn.Encoder, deadline: float,
     as it checks everything else. Bounded recursion such as Fibonacci's or the towers of Hanoi's,
     whose values no polynomial gives and no bound keeps from overflowing but the values
     themselves."""
-    from .horn_templates import _associations
-
-    keys = _tabulable(program, enc)
+    keys = _tabulable(program, met)
     if not keys:
         return {}, {}
-    constants: set[int] = set()
-    for f in program.all_functions():
-        met, _ = _associations(enc, f)
-        for cs in met.values():
-            constants |= cs
+    constants = {c for by_var in met.values() for cs in by_var.values() for c in cs}
     walker = _Walk(program, enc, random.Random(0), lambda *_: None)
     walker.memo_anywhere = True
     tables: dict[str, Tabled] = {}
@@ -349,7 +347,7 @@ def _tabulate(program: Program, enc: horn.Encoder, deadline: float,
 
         tables[name] = Tabled(key, _column(rows, below, lambda r: r[0]) if fn.result_var is not None else None,
                               {g: t for g in written if (t := _column(rows, below, lambda r, g=g: r[1].get(g)))})
-    return {n: t for n, t in tables.items()}, {n: m for n, m in walker.memo.items() if n in tables}
+    return tables, {n: m for n, m in walker.memo.items() if n in tables}
 
 
 Call = tuple[int | None, dict[str, int]]  # a call's result (None: void) and what it adds to each global
@@ -373,17 +371,14 @@ def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled])
     out: dict[RelKey, list[Guess]] = {}
     for name, tab in tables.items():
         fn = program.functions[name]
-        p = old(fn.params[tab.key])
-        facts = out.setdefault(horn.key(fn.exit), [])
-        if tab.result is not None and fn.result_var is not None:
-            facts.append(lambda names, p=p, r=fn.result_var, t=tab.result: _lookup(names[p], names[r], *t))
-        for g, t in tab.effects.items():
-            facts.append(lambda names, p=p, g=g, t=t: _increase(names[p], names[g], names[old(g)], program.vars[g].type, t))
+        out.setdefault(horn.key(fn.exit), []).extend(
+            lambda names, fn=fn, tab=tab, i=i: _exit_facts(fn, tab, names, program)[i][0]
+            for i in range(len(tab.effects) + (tab.result is not None and fn.result_var is not None)))
     for f in program.all_functions():
         calls = [(e.args[tables[e.callee].key], e.lhs.name, tables[e.callee].result) for e in f.edges()
                  if isinstance(e, CallEdge) and e.callee in tables and isinstance(e.lhs, Var)]
-        facts = [lambda names, a=a, t=t, table=table: _lookup(_term(a, names), names[t], *table)
-                 for a, t, table in calls if table is not None and _term(a, {v: z3.Int(v) for v in a.variables()}) is not None]
+        facts = [lambda names, a=a, t=t, table=table: _lookup(_term(a, names, z3.IntVal), names[t], *table)
+                 for a, t, table in calls if table is not None and _evaluated(a, dict.fromkeys(a.variables(), 0)) is not None]
         if not facts:
             continue
         for n in f.nodes:
@@ -392,9 +387,8 @@ def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled])
     return out
 
 
-def _increase(arg: z3.ArithRef, now: z3.ArithRef, before: z3.ArithRef, t: object, table: Table) -> z3.BoolRef:
+def _increase(arg: z3.ArithRef, now: z3.ArithRef, before: z3.ArithRef, t: IntType, table: Table) -> z3.BoolRef:
     """``now == before + T(arg)`` where ``arg`` is in the table and the sum fits ``t``."""
-    assert isinstance(t, IntType)
     term, inside = _table_term(arg, table)
     total = before + term
     return z3.Implies(z3.And(inside, total >= t.min, total <= t.max), now == total)
@@ -417,19 +411,20 @@ def _lookup(arg: z3.ArithRef, result: z3.ArithRef, lo: int, values: list[int], b
     return z3.Implies(inside, result == term)
 
 
-def _term(e: Expr, names: dict[str, z3.ArithRef]) -> z3.ArithRef | None:
-    """A call's argument over the caller's frame: a variable, a constant, or either plus or
-    minus a constant (what a recursive call passes); None otherwise."""
+def _term(e: Expr, names: Mapping[str, T], const: Callable[[int], T]) -> T | None:
+    """A call's argument over the caller's frame (``names``: a z3 term or a value per variable):
+    a variable, a constant, or either plus or minus a constant (what a recursive call passes);
+    None otherwise."""
     e = _widened(e)
     if isinstance(e, Var):
         return names.get(e.name)
     if isinstance(e, Const) and isinstance(e.value, int):
-        return z3.IntVal(e.value)
+        return const(e.value)
     if isinstance(e, Binary) and e.op in ("+", "-") and isinstance(e.right, Const) and isinstance(e.right.value, int):
-        x = _term(e.left, names)
+        x = _term(e.left, names, const)
         if x is None:
             return None
-        return x + e.right.value if e.op == "+" else x - e.right.value
+        return x + e.right.value if e.op == "+" else x - e.right.value  # type: ignore[operator]
     return None
 
 
@@ -441,20 +436,18 @@ def _widened(e: Expr) -> Expr:
     return e
 
 
-def _tabulable(program: Program, enc: horn.Encoder) -> dict[str, tuple[int, int, list[str]]]:
+def _tabulable(program: Program, met_by: dict[str, dict[str, set[int]]]) -> dict[str, tuple[int, int, list[str]]]:
     """The functions that may be a function of one integer parameter: they draw no input,
     touch no memory, call only such functions, and compare exactly one parameter with
     constants (the key). Per function: the key's index, the smallest constant it is compared
     with, and the globals the function (or a callee) writes."""
-    from .horn_templates import _associations
-
     out: dict[str, tuple[int, int, list[str]]] = {}
     writes: dict[str, set[str]] = {}
     for name, f in program.functions.items():
         if any(not isinstance(program.vars[p].type, IntType) for p in f.params) or \
                 f.result_var is not None and not isinstance(program.vars[f.result_var].type, IntType):
             continue
-        met, _ = _associations(enc, f)
+        met = met_by[name]
         compared = [i for i, p in enumerate(f.params) if met.get(p)]
         if len(compared) != 1:
             continue
