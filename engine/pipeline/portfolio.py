@@ -43,8 +43,8 @@
    result's type), kept where Houdini proves them over the clauses with exact products.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
    CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what remains;
-   on any other, Spacer half, then k-induction with Houdini's invariants half of the rest;
-   path exploration what remains.
+   on any other, Spacer half, then k-induction with Houdini's invariants a third of the rest;
+   merged-path BMC and path exploration what remains (see ``complete``).
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits. On a small recursive program under a time limit (of at least
@@ -314,15 +314,17 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         # bounded unwinding, where Spacer's direct ones ran out of time (Addition01: 9 s alone,
         # where Spacer gives up after 26), then Spacer (half of the rest). Otherwise Spacer
         # first (half: loop-industry-pattern/mod3 needs 13 s of it), then k-induction with
-        # Houdini's invariants (half of the rest). After BMC through the recursion, CPArec
+        # Houdini's invariants (a third of the rest: in no benchmark run did it prove anything
+        # after its first few seconds, where merged-path BMC, after it, needs 9-11 s of two
+        # busy cores to prove bitvector/modulus-2, whose loops are bounded). After BMC through the recursion, CPArec
         # (Spacer had its second try before BMC). Spacer's try is left out where it ran beside.
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
         cparec_again = partial(_prove_cparec, guess=not guessed)
         order: list[tuple[Prover, int]] = ([(cparec_again, 1)] if searched
                                            else [(cparec_again, 3), (_prove, 2)] if scope.recursive(program)
-                                           else [(_prove, 2), (_prove_kinduction, 2)])
-        if alongside:  # (the one left gets half of what is left, path exploration the rest)
-            order = [(p, min(n, 2)) for p, n in order if p is not _prove]
+                                           else [(_prove, 2), (_prove_kinduction, 3)])
+        if alongside:  # (CPArec gets half of what is left, k-induction a third, as below)
+            order = [(p, n if p is _prove_kinduction else min(n, 2)) for p, n in order if p is not _prove]
         for prove, share in order:
             remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
             if remaining is not None and remaining < share * MIN_SECONDS:
