@@ -29,6 +29,7 @@ samples only choose what to try.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -74,6 +75,7 @@ MAX_TABLE = 64  # values of a pure function tabulated
 BELOW = 4  # values under the table that must agree for it to say the function is constant there
 BELOW_STEPS = 500  # for one value below it: a base case returns at once
 MAX_TABLE_STEPS = 5_000  # CFA edges for one value (the smaller ones are in the table by then)
+MAX_CURRIED = 8  # tables of a function of several parameters (combinations of all but the last)
 NO_GUESS = "no equality holds in the sampled states"
 T = TypeVar("T")
 
@@ -112,16 +114,18 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
 
 
 def _summary(got: horn.Interpretation, fn: FunctionCFA, frame: list[str], program: Program,
-             tab: Tabled | None) -> str:
+             tab: Tabled | Curried | None) -> str:
     """A function's summary in C; the tables it keeps, as their values (a nested conditional
     of 47 cases says less to a reader)."""
     f, holes = got
     if tab is None:
         return horn.summary_text(got, frame, program)
-    mine = _exit_facts(fn, tab, dict(zip(frame, holes)), program)
+    names = dict(zip(frame, holes))
+    mine = _exit_facts(fn, tab, names, program) if isinstance(tab, Tabled) else tab.exit_facts(fn, names)
     parts = f.children() if z3.is_and(f) else [f]
-    texts = [text for fact, text in mine if any(x.eq(fact) for x in parts)]
-    rest = [x for x in parts if not any(x.eq(fact) for fact, _ in mine)]
+    # (a longer prefix of a table says what the shorter ones say: the last kept text per table)
+    texts = list({group: text for fact, text, group in mine if any(x.eq(fact) for x in parts)}.values())
+    rest = [x for x in parts if not any(x.eq(fact) for fact, _, _ in mine)]
     if not texts:
         return horn.summary_text(got, frame, program)
     other = horn.summary_text((z3.And(rest), holes), frame, program) if rest else "true"
@@ -129,7 +133,7 @@ def _summary(got: horn.Interpretation, fn: FunctionCFA, frame: list[str], progra
 
 
 def _exit_facts(fn: FunctionCFA, tab: Tabled, names: dict[str, z3.ArithRef],
-                program: Program) -> list[tuple[z3.BoolRef, str]]:
+                program: Program) -> list[tuple[z3.BoolRef, str, object]]:
     """A tabulated function's facts at its exit (over its frame's ``names``), each with its text:
     ``\\result`` by the key parameter's value at the call, and each written global's increase
     from its value at the call, where the sum fits the global's type."""
@@ -137,17 +141,18 @@ def _exit_facts(fn: FunctionCFA, tab: Tabled, names: dict[str, z3.ArithRef],
     shown = fn.params[tab.key].split("::")[-1]
     out = []
     if tab.result is not None and fn.result_var is not None:
-        out.append((_lookup(p, names[fn.result_var], *tab.result), _table_text(shown, "\\result", tab.result)))
+        out.append((_lookup(p, names[fn.result_var], *tab.result), _table_text(shown, "\\result", tab.result), -1))
     for g, t in tab.effects.items():
         gt = program.vars[g].type
         assert isinstance(gt, IntType)
-        out.append((_increase(p, names[g], names[old(g)], gt, t), _table_text(shown, f"{g} - \\old({g})", t)))
+        out.append((_increase(p, names[g], names[old(g)], gt, t), _table_text(shown, f"{g} - \\old({g})", t), g))
     return out
 
 
 def _table_text(p: str, what: str, table: Table) -> str:
     lo, values, below = table
-    text = f"({lo} <= {p} && {p} <= {lo + len(values) - 1} ==> {what} == {{{', '.join(map(str, values))}}}[{p} - {lo}])"
+    at = p if lo == 0 else f"{p} - {lo}" if lo > 0 else f"{p} + {-lo}"
+    text = f"({lo} <= {p} && {p} <= {lo + len(values) - 1} ==> {what} == {{{', '.join(map(str, values))}}}[{at}])"
     return text if below is None else text + f" && ({p} < {lo} ==> {what} == {below})"
 
 
@@ -165,12 +170,54 @@ class Tabled:
     effects: dict[str, Table]  # global -> how much a call adds to it
 
 
-# function -> its key parameter's value -> (its result or None, each written global's increase)
-Memo = dict[str, dict[int, tuple[int | None, dict[str, int]]]]
+@dataclass
+class Curried:
+    """The results of a pure function of several parameters (Ackermann's ``ackermann(m, n)``), a
+    table over its last one per value of the others: what bounded unwinding computes of it,
+    CPArec's under-approximation, offered as summaries."""
+
+    tables: dict[tuple[int, ...], Table]  # the other parameters' values -> the table over the last
+    compared: dict[str, set[int]]  # parameter -> the constants it is compared with
+
+    def parts(self) -> list[tuple[tuple[int, ...], Table]]:
+        """Each table, also cut to its prefixes (``_prefixes``), so that Houdini keeps as much of
+        it as what it calls supports, with the other parameters' values."""
+        return [(fixed, (lo, values[:size], None)) for fixed, (lo, values, _) in self.tables.items()
+                for size in _prefixes(len(values))]
+
+    @staticmethod
+    def fact(part: tuple[tuple[int, ...], Table], args: list[z3.ArithRef], result: z3.ArithRef) -> z3.BoolRef:
+        """``result`` by the arguments of a call (or the parameters at a call), where ``part`` has them."""
+        fixed, table = part
+        return z3.Implies(z3.And([a == v for a, v in zip(args, fixed)]), _lookup(args[-1], result, *table))
+
+    def exit_facts(self, fn: FunctionCFA, names: dict[str, z3.ArithRef]) -> list[tuple[z3.BoolRef, str, object]]:
+        """The facts at ``fn``'s exit (over its frame's ``names``), each with its text and its table."""
+        assert fn.result_var is not None
+        args = [names[old(p)] for p in fn.params]
+        shown = [p.split("::")[-1] for p in fn.params]
+        out: list[tuple[z3.BoolRef, str, object]] = []
+        for part in self.parts():
+            fixed, table = part
+            where = " && ".join(f"{n} == {v}" for n, v in zip(shown, fixed))
+            text = "(" + where + " ==> " + _table_text(shown[-1], "\\result", table) + ")"
+            out.append((self.fact(part, args, names[fn.result_var]), text, fixed))
+        return out
+
+
+def _prefixes(n: int) -> list[int]:
+    """The lengths a table of ``n`` values is also offered at: a value whose calls fall outside
+    what the tables hold (``ackermann(3, 4)`` calls ``ackermann(2, 61)``) costs only the
+    prefixes that reach it."""
+    return [k for k in (4, 8, 16, 32) if k < n] + [n]
+
+
+# function -> the values of its key parameters -> (its result or None, each written global's increase)
+Memo = dict[str, dict[tuple[int, ...], tuple[int | None, dict[str, int]]]]
 
 
 def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Callable[[], bool] = lambda: False
-            ) -> tuple[dict[RelKey, list[Guess]], dict[str, Tabled]]:
+            ) -> tuple[dict[RelKey, list[Guess]], dict[str, Tabled | Curried]]:
     """Per cut point, the equalities that hold in every sampled state (and at an exit, each
     one that gives the result also guarded by the result's range, and those of each side of
     a parameter's comparison with a constant), over the frame and what tabulated calls add to
@@ -179,7 +226,10 @@ def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Cal
     # descending (fibonacci(16) from main is 3,000 calls).
     met = _met(program, enc)
     tables, memo = _tabulate(program, enc, met, deadline, cancelled)
-    rows = sample(program, enc, deadline, cancelled, tables, memo)
+    # (the tables of several parameters get half of what is left: the runs need the rest)
+    curried, more = _curry(program, enc, met, time.monotonic() + 0.5 * max(0.0, deadline - time.monotonic()), cancelled)
+    everything: dict[str, Tabled | Curried] = {**tables, **curried}
+    rows = sample(program, enc, deadline, cancelled, everything, {**memo, **more})
     out: dict[RelKey, list[Guess]] = {}
     exits = {horn.key(f.exit): f for f in program.all_functions()}
     functions = {f.name: f for f in program.all_functions()}
@@ -194,9 +244,9 @@ def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Cal
         out[k] = _fitted(vs, states, program, features=features)
         if fn is not None and result is not None:
             out[k] += _by_sides(program, met[fn.name], fn, vs, states)
-    for k, facts in _table_facts(program, enc, tables).items():
+    for k, facts in _table_facts(program, enc, tables, curried).items():
         out.setdefault(k, []).extend(facts)
-    return out, tables
+    return out, everything
 
 
 def _met(program: Program, enc: horn.Encoder) -> dict[str, dict[str, set[int]]]:
@@ -326,28 +376,101 @@ def _tabulate(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[
             continue
         rows: list[tuple[int, Call]] = []
         walker.memo[name] = {}
-        walker.keys[name] = key
+        walker.keys[name] = (key,)
         for v in range(lo, max(above) + 1):
             if time.monotonic() > deadline or cancelled():
                 break
-            got = walker.call(fn, key, v, written, MAX_TABLE_STEPS)
+            got = walker.call(fn, _args(fn, key, v), written, MAX_TABLE_STEPS)
             if got is None:
                 if rows:
                     break
                 continue  # (no value yet: the table starts higher)
-            walker.memo[name][v] = got
+            walker.memo[name][(v,)] = got
             rows.append((v, got))
         if len(rows) <= 2:
             continue
         first = rows[0][0]
         # Below the table, a function is often constant (``n < 1``: 0): the table says so
         # where a few values there agree.
-        under = [walker.call(fn, key, v, written, BELOW_STEPS) for v in range(first - 1, first - 1 - BELOW, -1)]
+        under = [walker.call(fn, _args(fn, key, v), written, BELOW_STEPS)
+                 for v in range(first - 1, first - 1 - BELOW, -1)]
         below = under[0] if under[0] is not None and all(u == under[0] for u in under) else None
 
         tables[name] = Tabled(key, _column(rows, below, lambda r: r[0]) if fn.result_var is not None else None,
                               {g: t for g in written if (t := _column(rows, below, lambda r, g=g: r[1].get(g)))})
     return tables, {n: m for n, m in walker.memo.items() if n in tables}
+
+
+def _args(fn: FunctionCFA, key: int, value: int) -> list[int]:
+    """A call's arguments: ``value`` for the key parameter, 0 for the others."""
+    args = [0] * len(fn.params)
+    args[key] = value
+    return args
+
+
+def _curry(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[int]]], deadline: float,
+           cancelled: Callable[[], bool]) -> tuple[dict[str, Curried], Memo]:
+    """Each pure function of several parameters, all compared with constants (``_curriable``),
+    computed on each value of its parameters from just below the smallest constant it compares
+    each with, the last one up to the largest constant the program compares anything with (at
+    most ``MAX_TABLE`` values) or the first value that does not return, the others over at most
+    ``MAX_CURRIED`` combinations. Every call that returns on the way is kept (the calls a value
+    makes are its table's smaller values, and other tables' values), and taken rather than made
+    again: ``ackermann(2, 23)`` is ``ackermann(1, 47)`` once ``ackermann(2, 22)`` is known."""
+    names = _curriable(program, met)
+    if not names:
+        return {}, {}
+    top = max((c for by_var in met.values() for cs in by_var.values() for c in cs), default=0)
+    walker = _Walk(program, enc, random.Random(0), lambda *_: None)
+    walker.memo_anywhere = True
+    out: dict[str, Curried] = {}
+    for name in names:
+        fn = program.functions[name]
+        mine = walker.memo.setdefault(name, {})
+        walker.keys[name] = tuple(range(len(fn.params)))
+        walker.recorded.add(name)
+        lows = [min(met[name][p]) - 1 for p in fn.params]
+        spans = [range(lo, max(lo, min(top, lo + MAX_TABLE - 1)) + 1) for lo in lows]
+        empty = 0  # combinations in a row without a value, after one with
+        for fixed in list(itertools.product(*spans[:-1]))[:MAX_CURRIED]:
+            found = misses = 0
+            for v in spans[-1]:
+                if time.monotonic() > deadline or cancelled():
+                    break
+                if (*fixed, v) in mine:
+                    found += 1
+                    continue
+                got = walker.call(fn, [*fixed, v], [], MAX_TABLE_STEPS)
+                if got is None:
+                    misses += 1
+                    if found or misses >= BELOW:
+                        break
+                    continue
+                mine[(*fixed, v)] = got
+                found += 1
+            empty = empty + 1 if not found and any(t[:-1] < fixed for t in mine) else 0
+            if empty >= 2:
+                break
+        tables = {fixed: table for fixed in sorted({t[:-1] for t in mine})
+                  if (table := _run_from(mine, fixed, lows[-1])) is not None}
+        if tables:
+            out[name] = Curried(dict(list(tables.items())[:MAX_CURRIED]), {p: met[name][p] for p in fn.params})
+    return out, {n: walker.memo[n] for n in out}
+
+
+def _run_from(memo: dict[tuple[int, ...], Call], fixed: tuple[int, ...], lo: int) -> Table | None:
+    """The table over the last parameter with the others at ``fixed``: the values from the first
+    one the memo has (at ``lo`` or above), as far as they go on without a gap."""
+    have = sorted(t[-1] for t in memo if t[:-1] == fixed and t[-1] >= lo)
+    if not have:
+        return None
+    first = have[0]
+    values: list[int] = []
+    while len(values) < MAX_TABLE and (got := memo.get((*fixed, first + len(values)))) is not None:
+        if got[0] is None:
+            return None
+        values.append(got[0])
+    return (first, values, None) if len(values) > 2 else None
 
 
 Call = tuple[int | None, dict[str, int]]  # a call's result (None: void) and what it adds to each global
@@ -362,7 +485,8 @@ def _column(rows: list[tuple[int, Call]], below: Call | None, pick: Callable[[Ca
     return rows[0][0], values, under  # type: ignore[return-value]
 
 
-def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled]) -> dict[RelKey, list[Guess]]:
+def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled],
+                 curried: dict[str, Curried]) -> dict[RelKey, list[Guess]]:
     """At a tabulated function's exit, its table (``\\result`` by the parameter's value at the
     call, each written global's increase from its value at the call, where the sum fits the
     global's type); at every cut point of a function that calls it, the call's result by its
@@ -374,11 +498,30 @@ def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled])
         out.setdefault(horn.key(fn.exit), []).extend(
             lambda names, fn=fn, tab=tab, i=i: _exit_facts(fn, tab, names, program)[i][0]
             for i in range(len(tab.effects) + (tab.result is not None and fn.result_var is not None)))
+    for name, cur in curried.items():
+        fn = program.functions[name]
+        # Where a parameter is not a constant it is compared with, wherever that holds: past
+        # ``if (n == 0) return ...``, a call ``f(m, n - 1)`` whose callee would return at once is not
+        # the one made, and the tables' facts there are about the calls that are.
+        apart = [lambda names, p=p, c=c: names[p] != c for p, cs in cur.compared.items() for c in sorted(cs)]
+        for n in fn.nodes:
+            if enc.cut(fn, n):
+                out.setdefault(horn.key(n), []).extend(apart)
+        out.setdefault(horn.key(fn.exit), []).extend(
+            lambda names, fn=fn, part=part: Curried.fact(part, [names[old(p)] for p in fn.params],
+                                                         names[fn.result_var])  # type: ignore[index]
+            for part in cur.parts())
     for f in program.all_functions():
         calls = [(e.args[tables[e.callee].key], e.lhs.name, tables[e.callee].result) for e in f.edges()
                  if isinstance(e, CallEdge) and e.callee in tables and isinstance(e.lhs, Var)]
         facts = [lambda names, a=a, t=t, table=table: _lookup(_term(a, names, z3.IntVal), names[t], *table)
                  for a, t, table in calls if table is not None and _evaluated(a, dict.fromkeys(a.variables(), 0)) is not None]
+        for e in f.edges():
+            if isinstance(e, CallEdge) and e.callee in curried and isinstance(e.lhs, Var) \
+                    and all(_evaluated(a, dict.fromkeys(a.variables(), 0)) is not None for a in e.args):
+                facts += [lambda names, e=e, part=part: Curried.fact(
+                    part, [_term(a, names, z3.IntVal) for a in e.args], names[e.lhs.name])
+                    for part in curried[e.callee].parts()]
         if not facts:
             continue
         for n in f.nodes:
@@ -444,30 +587,12 @@ def _tabulable(program: Program, met_by: dict[str, dict[str, set[int]]]) -> dict
     out: dict[str, tuple[int, int, list[str]]] = {}
     writes: dict[str, set[str]] = {}
     for name, f in program.functions.items():
-        if any(not isinstance(program.vars[p].type, IntType) for p in f.params) or \
-                f.result_var is not None and not isinstance(program.vars[f.result_var].type, IntType):
-            continue
         met = met_by[name]
         compared = [i for i, p in enumerate(f.params) if met.get(p)]
         if len(compared) != 1:
             continue
-        written: set[str] = set()
-        ok = True
-        for e in f.edges():
-            if isinstance(e, ExternalCallEdge):
-                ok = False
-            for x in edge_exprs(e):
-                for sub in (x.walk() if x is not None else ()):
-                    if isinstance(sub, Nondet) or isinstance(sub, Var) and not isinstance(sub.type, IntType):
-                        ok = False
-            if isinstance(e, DeclEdge) and isinstance(e.init, Nondet):
-                ok = False
-            lhs = e.lhs if isinstance(e, AssignEdge | CallEdge) else None
-            if isinstance(lhs, Var) and program.vars[lhs.name].is_global:
-                written.add(lhs.name)
-            elif lhs is not None and not isinstance(lhs, Var):
-                ok = False
-        if ok:
+        written = _pure(program, f)
+        if written is not None:
             out[name] = (compared[0], min(met[f.params[compared[0]]]), [])
             writes[name] = written
     changed = True
@@ -484,6 +609,45 @@ def _tabulable(program: Program, met_by: dict[str, dict[str, set[int]]]) -> dict
                 writes[name] |= more
                 changed = True
     return {name: (k, lo, sorted(writes[name])) for name, (k, lo, _) in out.items()}
+
+
+def _curriable(program: Program, met_by: dict[str, dict[str, set[int]]]) -> list[str]:
+    """The functions that may be a function of their parameters alone, of two or more, each
+    compared with constants: integers in and out, no input, no memory, no globals, and no
+    calls but to themselves."""
+    out = []
+    for name, f in program.functions.items():
+        if len(f.params) < 2 or f.result_var is None or not all(met_by[name].get(p) for p in f.params):
+            continue
+        if f.calls - {name} or _pure(program, f) != set():
+            continue
+        if any(isinstance(sub, Var) and program.vars[sub.name].is_global
+               for e in f.edges() for x in edge_exprs(e) if x is not None for sub in x.walk()):
+            continue
+        out.append(name)
+    return out
+
+
+def _pure(program: Program, f: FunctionCFA) -> set[str] | None:
+    """The globals ``f`` writes itself, if it draws no input and touches no memory (None
+    otherwise), with integer parameters and result."""
+    if any(not isinstance(program.vars[p].type, IntType) for p in f.params) or \
+            f.result_var is not None and not isinstance(program.vars[f.result_var].type, IntType):
+        return None
+    written: set[str] = set()
+    for e in f.edges():
+        if isinstance(e, ExternalCallEdge) or isinstance(e, DeclEdge) and isinstance(e.init, Nondet):
+            return None
+        for x in edge_exprs(e):
+            for sub in (x.walk() if x is not None else ()):
+                if isinstance(sub, Nondet) or isinstance(sub, Var) and not isinstance(sub.type, IntType):
+                    return None
+        lhs = e.lhs if isinstance(e, AssignEdge | CallEdge) else None
+        if isinstance(lhs, Var) and program.vars[lhs.name].is_global:
+            written.add(lhs.name)
+        elif lhs is not None and not isinstance(lhs, Var):
+            return None
+    return written
 
 
 def _guarded(eq: Equality, var: str, program: Program) -> Guess | None:
@@ -528,7 +692,7 @@ def _variables(program: Program, enc: horn.Encoder, function: str, states: list[
 
 
 def sample(program: Program, enc: horn.Encoder, deadline: float, cancelled: Callable[[], bool] = lambda: False,
-           tables: dict[str, Tabled] | None = None, memo: Memo | None = None) -> dict[RelKey, list[dict[str, int]]]:
+           tables: Mapping[str, Tabled | Curried] | None = None, memo: Memo | None = None) -> dict[RelKey, list[dict[str, int]]]:
     """Distinct states per cut point (frame variable -> its integer value), from runs on random
     inputs until ``deadline`` or ``MAX_RUNS`` (``memo``: results of pure functions that the runs
     take rather than call)."""
@@ -549,7 +713,8 @@ def sample(program: Program, enc: horn.Encoder, deadline: float, cancelled: Call
             break
         walk = _Walk(program, enc, rng, record)
         walk.memo = memo or {}
-        walk.keys = {n: t.key for n, t in (tables or {}).items()}
+        walk.keys = {n: (t.key,) if isinstance(t, Tabled) else tuple(range(len(program.functions[n].params)))
+                     for n, t in (tables or {}).items()}
         walk.walk(MAX_RUN_STEPS)
     return rows
 
@@ -568,8 +733,9 @@ class _Walk(_Run):
         self.record = record
         self.olds: dict[int, dict[str, int]] = {0: {}}
         self.memo: Memo = {}
-        self.keys: dict[str, int] = {}  # per tabulated function, its key parameter's index
+        self.keys: dict[str, tuple[int, ...]] = {}  # per tabulated function, its key parameters' indices
         self.memo_anywhere = False
+        self.recorded: set[str] = set()  # functions whose every returning call goes into the memo
 
     def input(self, source: str, t: IntType, step: int, rng: object = None) -> int:
         return self.rng.randint(max(t.min, -RANDOM_RANGE), min(t.max, RANDOM_RANGE))
@@ -583,15 +749,12 @@ class _Walk(_Run):
         except (_Stop, RecursionError):
             pass
 
-    def call(self, fn: FunctionCFA, key: int, value: int, written: list[str],
+    def call(self, fn: FunctionCFA, args: list[int], written: list[str],
              max_steps: int) -> tuple[int | None, dict[str, int]] | None:
         """``fn``'s result (None: a void function) and how much it adds to each global it
-        writes, called with ``value`` for its key parameter (0 for the others, and the globals
-        0). None: the run did not return, or overflowed on the way, where the program's value
-        is undefined."""
+        writes, called with ``args`` (and the globals 0). None: the run did not return, or
+        overflowed on the way, where the program's value is undefined."""
         self.cur, self.olds, self.overflow = {g: 0 for g in written}, {}, []
-        args = [0] * len(fn.params)
-        args[key] = value
         try:
             got = self._walk(max_steps, fn, args)
         except (_Stop, RecursionError):
@@ -618,6 +781,8 @@ class _Walk(_Run):
                     rv = fn.result_var
                     return self.cur.get(self.inst(rv, frame), _UNSET) if rv is not None else None
                 e, caller, caller_fn = stack.pop()
+                if fn.name in self.recorded and not self.overflow:
+                    self._remember(fn, frame)
                 self._back(e, frame, caller)
                 self.olds.pop(frame, None)
                 fn, node, frame = caller_fn, e.succ, caller
@@ -658,7 +823,7 @@ class _Walk(_Run):
         table = self.memo.get(callee.name)
         if table is None or not (self.memo_anywhere or caller.name in self.memo and self.rng.random() < 0.5):
             return False
-        got = table.get(values[self.keys[callee.name]])
+        got = table.get(tuple(values[i] for i in self.keys[callee.name]))
         if got is None:
             return False
         result, effects = got
@@ -675,6 +840,14 @@ class _Walk(_Run):
                 raise _Stop
             self.assign(e.lhs, result, frame, step)
         return True
+
+    def _remember(self, fn: FunctionCFA, frame: int) -> None:
+        """A returning call of a pure function (no globals, ``_curriable``), into the memo."""
+        olds = self.olds.get(frame, {})
+        args = tuple(olds.get(old(p), _UNSET) for p in fn.params)
+        result = self.cur.get(self.inst(fn.result_var, frame), _UNSET) if fn.result_var is not None else _UNSET
+        if _UNSET not in args and result is not _UNSET:
+            self.memo.setdefault(fn.name, {}).setdefault(args, (result, {}))  # type: ignore[arg-type]
 
     def _enter(self, callee: FunctionCFA, values: list[int], frame: int) -> None:
         for p, v in zip(callee.params, values):
