@@ -17,7 +17,8 @@ function's exit an equality that gives the result, ``\\result == e``, is also of
 ``MIN <= e && e <= MAX ==> \\result == e`` (the result type's range): the form that survives an
 argument's overflow on a path whose result would not fit anyway. A function whose outcome
 depends on one parameter is tabulated instead (``_tabulate``): its result and what it adds to
-each global, value by value, each computed once.
+each global, value by value, each computed once; a pure function of several parameters, over its
+last one per value of the others (``_curry``).
 
 Houdini (horn_templates.solve, with its own bounds and orders beside these) keeps what every
 clause preserves, over the integer clauses with exact products (``horn.ProductEncoder``:
