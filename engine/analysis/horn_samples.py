@@ -490,8 +490,8 @@ def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled],
                  curried: dict[str, Curried]) -> dict[RelKey, list[Guess]]:
     """At a tabulated function's exit, its table (``\\result`` by the parameter's value at the
     call, each written global's increase from its value at the call, where the sum fits the
-    global's type); at every cut point of a function that calls it, the call's result by its
-    argument. (A call's effect on a global its caller reads has no such fact: what the global
+    global's type); at every cut point a call reaches in its caller, the call's result by its
+    argument (by its arguments, for a function of several parameters). (A call's effect on a global its caller reads has no such fact: what the global
     held before the call is in no frame. The equalities the runs fit give it, by ``_features``.)"""
     out: dict[RelKey, list[Guess]] = {}
     for name, tab in tables.items():
@@ -513,22 +513,36 @@ def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled],
                                                          names[fn.result_var])  # type: ignore[index]
             for part in cur.parts())
     for f in program.all_functions():
-        calls = [(e.args[tables[e.callee].key], e.lhs.name, tables[e.callee].result) for e in f.edges()
-                 if isinstance(e, CallEdge) and e.callee in tables and isinstance(e.lhs, Var)]
-        facts = [lambda names, a=a, t=t, table=table: _lookup(_term(a, names, z3.IntVal), names[t], *table)
-                 for a, t, table in calls if table is not None and _evaluated(a, dict.fromkeys(a.variables(), 0)) is not None]
         for e in f.edges():
-            if isinstance(e, CallEdge) and e.callee in curried and isinstance(e.lhs, Var) \
-                    and all(_evaluated(a, dict.fromkeys(a.variables(), 0)) is not None for a in e.args):
+            if not isinstance(e, CallEdge) or not isinstance(e.lhs, Var):
+                continue
+            known = [_evaluated(a, dict.fromkeys(a.variables(), 0)) is not None for a in e.args]
+            facts: list[Guess] = []
+            tab = tables.get(e.callee)
+            if tab is not None and tab.result is not None and known[tab.key]:
+                facts.append(lambda names, a=e.args[tab.key], t=e.lhs.name, table=tab.result:
+                             _lookup(_term(a, names, z3.IntVal), names[t], *table))  # type: ignore[arg-type]
+            if e.callee in curried and all(known):
                 facts += [lambda names, e=e, part=part: Curried.fact(
-                    part, [_term(a, names, z3.IntVal) for a in e.args], names[e.lhs.name])
+                    part, [_term(a, names, z3.IntVal) for a in e.args], names[e.lhs.name])  # type: ignore[misc, union-attr]
                     for part in curried[e.callee].parts()]
-        if not facts:
-            continue
-        for n in f.nodes:
-            if enc.cut(f, n):
-                out.setdefault(horn.key(n), []).extend(facts)
+            # (only where the call's result may be: at a cut point before it they would fail)
+            for n in _after(e):
+                if enc.cut(f, n):
+                    out.setdefault(horn.key(n), []).extend(facts)
     return out
+
+
+def _after(e: CallEdge) -> list[CFANode]:
+    """The nodes of the caller that a run reaches after the call ``e``."""
+    seen = {id(e.succ): e.succ}
+    todo = [e.succ]
+    while todo:
+        for x in todo.pop().out:
+            if id(x.succ) not in seen:
+                seen[id(x.succ)] = x.succ
+                todo.append(x.succ)
+    return list(seen.values())
 
 
 def _increase(arg: z3.ArithRef, now: z3.ArithRef, before: z3.ArithRef, t: IntType, table: Table) -> z3.BoolRef:
