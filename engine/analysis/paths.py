@@ -276,7 +276,7 @@ class Explorer:
         states: list[dict[str, int]] = []
         try:
             solver.add(*fresh)
-            deadline = time.monotonic() + CONCRETE_MS / 1000
+            deadline = time.monotonic() + self._ms(CONCRETE_MS) / 1000
             while True:
                 left = int(1000 * (deadline - time.monotonic()))
                 res = check_within(solver, left) if left > 0 else z3.unknown
@@ -318,7 +318,7 @@ class Explorer:
         solver.push()
         try:
             solver.add(z3.Or(far))
-            return check_within(solver, CONCRETE_MS) != z3.unsat
+            return check_within(solver, self._ms(CONCRETE_MS)) != z3.unsat
         finally:
             solver.pop()
 
@@ -384,13 +384,21 @@ class Explorer:
         path.checked = len(mem.accesses)
         return True
 
+    def _ms(self, most: int) -> int:
+        """``most`` milliseconds for a check, or what is left of the budget if less: a phase given
+        a second must not spend ten on one check (bench/loops' prod4br_unwindbound5: 30 s of a
+        1.2 s turn, on nonlinear arithmetic)."""
+        if self.budget.deadline is None:
+            return most
+        return max(1, min(most, int(1000 * (self.budget.deadline - time.monotonic()))))
+
     def _check(self, solver: z3.Solver) -> z3.CheckSatResult:
-        res = check_within(solver, INCREMENTAL_MS)
+        res = check_within(solver, self._ms(INCREMENTAL_MS))
         if res == z3.unknown:
             self.budget.check()
             # The incremental solver skips the preprocessing that substitutes the path's
             # definitions: a question it cannot answer in a moment goes to a solver of its own.
-            res, solver = check_alone(list(solver.assertions()), SOLVER_MS - INCREMENTAL_MS)
+            res, solver = check_alone(list(solver.assertions()), self._ms(SOLVER_MS - INCREMENTAL_MS))
         if res == z3.unknown:
             self.budget.check()
             why = solver.reason_unknown()
@@ -427,7 +435,7 @@ class Explorer:
             return
         assert node.error is not None
         error_path = ErrorPath(path.step_list(), node.error, node)
-        feas = check_path(self.program, error_path, poll=self.budget.poll)
+        feas = check_path(self.program, error_path, self._ms(60_000), poll=self.budget.poll)
         if settle(error_path, feas, self.out.confirmed, self.excluded, self.on_confirmed, "path exploration"):
             return
         # Reached only through an undefined operation's arbitrary value. Another path to the
