@@ -42,9 +42,7 @@ import z3
 from ..cfa.cfa import CFANode, FunctionCFA, Program
 from ..cfa.ctype import IntType
 from ..cfa.ir import (
-    AbortEdge,
     AssignEdge,
-    AssumeEdge,
     Binary,
     CallEdge,
     Cast,
@@ -62,12 +60,11 @@ from .horn_templates import TIMED_OUT, _associations
 from .horn_templates import solve as houdini
 from .kinduction.algebraic import Equality, _equalities, atom
 from .predicate.formula import old
-from .replay import _UNSET, _Run, _Stop
+from .runs import Call, Memo, Walk
 from .value.memory import uses_memory
 
 MAX_RUNS = 400
 MAX_RUN_STEPS = 20_000  # CFA edges per run: a run that recurses deeper ends there, its states kept
-RANDOM_RANGE = 16  # nondeterministic values are drawn from [-16, 16], within their type
 MAX_VARIABLES = 8  # per cut point: the quadratic monomials of more outnumber the samples we take
 MAX_ROWS = 64  # distinct states kept per cut point: the quadratic monomials of 8 variables, and spare
 SAMPLING_SHARE = 0.25  # of the time, for the runs
@@ -213,8 +210,6 @@ def _prefixes(n: int) -> list[int]:
     return [k for k in (4, 8, 16, 32) if k < n] + [n]
 
 
-# function -> the values of its key parameters -> (its result or None, each written global's increase)
-Memo = dict[str, dict[tuple[int, ...], tuple[int | None, dict[str, int]]]]
 
 
 def guesses(program: Program, enc: horn.Encoder, deadline: float, cancelled: Callable[[], bool] = lambda: False
@@ -366,7 +361,7 @@ def _tabulate(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[
     if not keys:
         return {}, {}
     constants = {c for by_var in met.values() for cs in by_var.values() for c in cs}
-    walker = _Walk(program, enc, random.Random(0), lambda *_: None)
+    walker = Walk(program, enc, random.Random(0), lambda *_: None)
     walker.memo_anywhere = True
     tables: dict[str, Tabled] = {}
     for name, (key, lowest, written) in sorted(keys.items()):
@@ -422,7 +417,7 @@ def _curry(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[int
     if not names:
         return {}, {}
     top = max((c for by_var in met.values() for cs in by_var.values() for c in cs), default=0)
-    walker = _Walk(program, enc, random.Random(0), lambda *_: None)
+    walker = Walk(program, enc, random.Random(0), lambda *_: None)
     walker.memo_anywhere = True
     out: dict[str, Curried] = {}
     for name in names:
@@ -474,7 +469,6 @@ def _run_from(memo: dict[tuple[int, ...], Call], fixed: tuple[int, ...], lo: int
     return (first, values, None) if len(values) > 2 else None
 
 
-Call = tuple[int | None, dict[str, int]]  # a call's result (None: void) and what it adds to each global
 
 
 def _column(rows: list[tuple[int, Call]], below: Call | None, pick: Callable[[Call], int | None]) -> Table | None:
@@ -726,171 +720,12 @@ def sample(program: Program, enc: horn.Encoder, deadline: float, cancelled: Call
     for _ in range(MAX_RUNS):
         if time.monotonic() > deadline or cancelled():
             break
-        walk = _Walk(program, enc, rng, record)
+        walk = Walk(program, enc, rng, record)
         walk.memo = memo or {}
         walk.keys = {n: (t.key,) if isinstance(t, Tabled) else tuple(range(len(program.functions[n].params)))
                      for n, t in (tables or {}).items()}
         walk.walk(MAX_RUN_STEPS)
     return rows
-
-
-class _Walk(_Run):
-    """One run from the program's start: at each branch the edge whose condition holds, each
-    nondeterministic value drawn at random; it ends at an error, an exit of the start, a
-    stop (``assume``, ``abort``), or anything a run cannot go on from (an uninitialised read,
-    an undefined operation, memory)."""
-
-    def __init__(self, program: Program, enc: horn.Encoder, rng: random.Random,
-                 record: Callable[[FunctionCFA, CFANode, dict[str, int]], None]):
-        super().__init__(program, [])
-        self.horn = enc
-        self.rng = rng
-        self.record = record
-        self.olds: dict[int, dict[str, int]] = {0: {}}
-        self.memo: Memo = {}
-        self.keys: dict[str, tuple[int, ...]] = {}  # per tabulated function, its key parameters' indices
-        self.memo_anywhere = False
-        self.recorded: set[str] = set()  # functions whose every returning call goes into the memo
-
-    def input(self, source: str, t: IntType, step: int, rng: object = None) -> int:
-        return self.rng.randint(max(t.min, -RANDOM_RANGE), min(t.max, RANDOM_RANGE))
-
-    def write(self, name: str, t: IntType, value: int, frame: int, step: int) -> None:
-        self.cur[self.inst(name, frame)] = t.wrap(value)
-
-    def walk(self, max_steps: int) -> None:
-        try:
-            self._walk(max_steps)
-        except (_Stop, RecursionError):
-            pass
-
-    def call(self, fn: FunctionCFA, args: list[int], written: list[str],
-             max_steps: int) -> tuple[int | None, dict[str, int]] | None:
-        """``fn``'s result (None: a void function) and how much it adds to each global it
-        writes, called with ``args`` (and the globals 0). None: the run did not return, or
-        overflowed on the way, where the program's value is undefined."""
-        self.cur, self.olds, self.overflow = {g: 0 for g in written}, {}, []
-        try:
-            got = self._walk(max_steps, fn, args)
-        except (_Stop, RecursionError):
-            return None
-        if got is _UNSET or self.overflow:
-            return None
-        return got, {g: self.cur[g] for g in written}
-
-    def _walk(self, max_steps: int, first: FunctionCFA | None = None, args: list[int] | None = None) -> object:
-        """The first function's result where it returns (None: it has none), else _UNSET."""
-        program = self.program
-        fn, node, frame, fresh = program.start, program.start.entry, 0, 0
-        if first is not None:
-            fn, node = first, first.entry
-            self._enter(first, args or [], frame)
-        stack: list[tuple[CallEdge, int, FunctionCFA]] = []
-        for step in range(max_steps):
-            if self.horn.cut(fn, node):
-                self._record(fn, node, frame)
-            if node.error is not None:
-                return _UNSET
-            if node is fn.exit:
-                if not stack:
-                    rv = fn.result_var
-                    return self.cur.get(self.inst(rv, frame), _UNSET) if rv is not None else None
-                e, caller, caller_fn = stack.pop()
-                if fn.name in self.recorded and not self.overflow:
-                    self._remember(fn, frame)
-                self._back(e, frame, caller)
-                self.olds.pop(frame, None)
-                fn, node, frame = caller_fn, e.succ, caller
-                continue
-            live = [e for e in node.out if not isinstance(e, AbortEdge)]
-            if not live:
-                return _UNSET
-            if len(live) > 1:
-                if not all(isinstance(e, AssumeEdge) and e.cond is not None for e in live):
-                    return _UNSET
-                taken = [e for e in live if (self.expr(e.cond, frame, step) != 0) == e.truth]  # type: ignore[union-attr, arg-type]
-                if not taken:
-                    return _UNSET
-                edge = taken[0]
-            else:
-                edge = live[0]
-            if isinstance(edge, CallEdge):
-                callee = program.functions[edge.callee]
-                values = [self.expr(a, frame, step) for a in edge.args]
-                if self._tabled(fn, edge, callee, values, frame, step):
-                    node = edge.succ
-                    continue
-                fresh += 1
-                self._enter(callee, values, fresh)
-                stack.append((edge, frame, fn))
-                fn, node, frame = callee, callee.entry, fresh
-                continue
-            self.op(edge, frame, step)
-            node = edge.succ
-        return _UNSET
-
-    def _tabled(self, caller: FunctionCFA, e: CallEdge, callee: FunctionCFA, values: list[int], frame: int,
-                step: int) -> bool:
-        """Whether the call's result and effects came from the table (where it has them, and,
-        while sampling, for calls from a tabulated function alone, and for half of them: the
-        first call descends, and some nested ones, so that the callee's cut points get states
-        at more than the first call's globals)."""
-        table = self.memo.get(callee.name)
-        if table is None or not (self.memo_anywhere or caller.name in self.memo and self.rng.random() < 0.5):
-            return False
-        got = table.get(tuple(values[i] for i in self.keys[callee.name]))
-        if got is None:
-            return False
-        result, effects = got
-        for g, d in effects.items():
-            before = self.cur.get(g, _UNSET)
-            if before is _UNSET:
-                raise _Stop
-            t = self._int(self.vars[g].type)
-            if not t.min <= before + d <= t.max:
-                self.overflow.append(step)
-            self.cur[g] = t.wrap(before + d)
-        if e.lhs is not None:
-            if result is None:
-                raise _Stop
-            self.assign(e.lhs, result, frame, step)
-        return True
-
-    def _remember(self, fn: FunctionCFA, frame: int) -> None:
-        """A returning call of a pure function (no globals, ``_curriable``), into the memo."""
-        olds = self.olds.get(frame, {})
-        args = tuple(olds.get(old(p), _UNSET) for p in fn.params)
-        result = self.cur.get(self.inst(fn.result_var, frame), _UNSET) if fn.result_var is not None else _UNSET
-        if _UNSET not in args and result is not _UNSET:
-            self.memo.setdefault(fn.name, {}).setdefault(args, (result, {}))  # type: ignore[arg-type]
-
-    def _enter(self, callee: FunctionCFA, values: list[int], frame: int) -> None:
-        for p, v in zip(callee.params, values):
-            self.write(p, self._int(self.vars[p].type), v, frame, 0)
-        olds = {old(p): self.cur[self.inst(p, frame)] for p in callee.params}
-        for g in self.horn.globals:
-            v = self.cur.get(g, _UNSET)
-            if v is not _UNSET:
-                olds[old(g)] = v
-        self.olds[frame] = olds
-
-    def _back(self, e: CallEdge, frame: int, caller: int) -> None:
-        callee = self.program.functions[e.callee]
-        if e.lhs is None or callee.result_var is None:
-            return
-        v = self.cur.get(self.inst(callee.result_var, frame), _UNSET)
-        if v is _UNSET:
-            raise _Stop  # fell off its end: a value no run can pick
-        self.assign(e.lhs, v, caller, 0)
-
-    def _record(self, fn: FunctionCFA, node: CFANode, frame: int) -> None:
-        olds = self.olds.get(frame, {})
-        state: dict[str, int] = {}
-        for v in self.horn.frame(fn):
-            x = olds.get(v, _UNSET) if v.endswith(old("")) else self.cur.get(self.inst(v, frame), _UNSET)
-            if x is not _UNSET:
-                state[v] = x
-        self.record(fn, node, state)
 
 
 __all__ = ["solve", "guesses", "sample"]

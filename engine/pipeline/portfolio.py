@@ -19,7 +19,12 @@
    most ``PATHS_SECONDS``): it decides bounded programs exactly, inputs bounded ahead of a
    loop split into one concrete path per value (bench/loops' nla tasks with inputs up to 10);
    on a program with memory, after merged-path BMC if that ran out of time
-   (``PATHS_MEMORY_SHARE``, at most ``PATHS_MEMORY_SECONDS``).
+   (``PATHS_MEMORY_SHARE``, at most ``PATHS_MEMORY_SECONDS``). Then, on a program without
+   memory where one violation is asked for, **random tests** (analysis/testing.py,
+   ``TESTING_SHARE``, at most ``TESTING_SECONDS``): runs on random inputs, a run that reaches an
+   error confirmed by replaying its path with the values it drew. They find violations deeper
+   than the symbolic engines reach in time (a pure recursion's call tree, a loop of nonlinear
+   products).
    Before Spacer, on a program with arrays whose cells the clauses track, **template
    invariants** (analysis/horn_templates.py, ``TEMPLATES_SHARE``, at most ``TEMPLATES_SECONDS``):
    facts over what a loop nest writes into an array, kept Houdini-style, for the same check;
@@ -65,7 +70,7 @@
 
 Which engine decided is reported in the result's statistics (``decided_by``: "templates", "invariants",
 "k-induction" (with ``induction_k``), "bmc" (k-induction's base case, or BMC through the
-recursion with ``unwinding_depth``, found the violation), "cparec", "cegar", "paths" or
+recursion with ``unwinding_depth``, found the violation), "testing", "cparec", "cegar", "paths" or
 "cegar+paths").
 
 A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
@@ -149,6 +154,11 @@ MERGED_SHARE = 0.4
 # (see _explore_first), and gives up on the others at once or when the time is up.
 PATHS_SHARE = 0.04
 PATHS_SECONDS = 2.5
+# Random tests after it, on a program without memory where one violation is asked for, this share of
+# the limit, at most TESTING_SECONDS: what they reach they reach in the first second or two, and
+# a program they do not break costs the editor no more than that before its proof.
+TESTING_SHARE = 0.03
+TESTING_SECONDS = 2.0
 PATHS_MEMORY_SHARE = 0.25  # after merged-path BMC ran out of time on a program with memory
 PATHS_MEMORY_SECONDS = 15.0
 MERGED_SECONDS = 24.0
@@ -260,6 +270,9 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 steps.append(templates)
                 if opts.path_exploration and not scope.uses_memory(program):
                     steps.insert(0, (partial(_explore_first, on_confirmed=on_confirmed), PATHS_SECONDS, PATHS_SHARE))
+            if opts.max_violations == 1 and not scope.uses_memory(program):
+                steps.insert(0 if steps[0] is templates else 1,
+                             (partial(_test_first, on_confirmed=on_confirmed), TESTING_SECONDS, TESTING_SHARE))
             steps += [] if alongside else [(_prove, HORN_SECONDS, HORN_SHARE)]
             if not scope.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
@@ -480,6 +493,24 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
         stats.explored_paths = out.paths
         return _proved(stats, "paths", {}), False
     return None, False
+
+
+def _test_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
+                on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> tuple[Search | None, bool]:
+    """Random tests for a moment (analysis/testing.py), on a program without memory: a run that
+    reaches an error is a violation, confirmed by replaying its path with the values it drew,
+    and decides the run (one violation is asked for). Deep ones are where it pays: a pure
+    recursion that BMC would unwind for a minute (``ackermann(2, 3)``: 2 s), a loop whose
+    nonlinear arithmetic is costly for the solver (bench/loops' prod4br_unwindbound5, at once)."""
+    from ..analysis import testing
+
+    found = testing.find(program, Budget(seconds, cancel=opts.cancel), 1)  # type: ignore[arg-type]
+    if not found:
+        return None, False
+    stats.decided_by = "testing"
+    if on_confirmed is not None:
+        on_confirmed(list(found))
+    return Search(status="unsafe", stats=stats, precision={}, confirmed=found), False
 
 
 def _merges_first(program: Program, opts: VerifyOptions) -> bool:
