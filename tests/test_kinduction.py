@@ -199,6 +199,7 @@ def test_bmc_decides_a_violation_and_its_harness_replays(tmp_path: Path, monkeyp
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", without_probe)
     # Path exploration's moment before it finds this one as well (in 0.2 s on a quiet machine).
     monkeypatch.setattr(portfolio, "_explore_first", lambda *a, **k: (None, False))
+    monkeypatch.setattr(portfolio, "_test_first", lambda *a, **k: (None, False))  # (random tests too)
     r = verify_src(WRAPS, tmp_path, timeout=60, config="value+predicate")
     check_error_path(r)
     assert r.statistics.decided_by == "bmc" and r.statistics.induction_k >= 1
