@@ -245,6 +245,9 @@ class _Violations:
         self.result = result
         self.prior: list[Violation] = []
         self._built: dict[int, Violation] = {}
+        # What the engines have streamed, by error location: each streams what it confirmed so
+        # far, and a report shows them all (random tests' violations, then CEGAR's).
+        self._streamed: dict[int, Confirmed] = {}
 
     def build(self, c: Confirmed) -> Violation:
         v = self._built.get(id(c))
@@ -265,9 +268,11 @@ class _Violations:
         listener = self.opts.on_partial
         if listener is None:
             return
+        for c in confirmed:
+            self._streamed.setdefault(id(c.path.error_node), c)
         partial = _new_result(self.program, self.opts)
         partial.verdict, partial.partial = "FALSE", True
-        partial.violations = self.all(confirmed)
+        partial.violations = self.all(list(self._streamed.values()))
         partial.function_keys = dict(self.result.function_keys)
         listener(partial)  # type: ignore[operator]
 

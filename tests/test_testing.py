@@ -69,3 +69,17 @@ def test_path_exploration_keeps_to_its_time(tmp_path: Path) -> None:
     t0 = time.monotonic()
     explore(program, Budget(1.0), 1)
     assert time.monotonic() - t0 < 8.0
+
+
+def test_with_more_violations_asked_for_they_are_shown_at_once_and_kept(tmp_path: Path) -> None:
+    """The editor's mode (20 violations): the tests decide nothing, the engines after them go on,
+    but what they found is streamed the moment it is confirmed and is in the final answer."""
+    shown: list[tuple[float, int]] = []
+    t0 = time.monotonic()
+    r = verify_src(DEEP, tmp_path, timeout=60, max_violations=20,
+                   on_partial=lambda p: shown.append((time.monotonic() - t0, len(p.violations))))
+    assert r.verdict == "FALSE" and r.statistics.decided_by == "testing", r.reason
+    assert len(r.violations) == 1
+    check_error_path(r)
+    assert_replay_reaches_error(tmp_path / "prog.c", r, "LP64", tmp_path)
+    assert shown and shown[0][1] == 1 and shown[0][0] < r.statistics.time / 2

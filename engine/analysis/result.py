@@ -103,7 +103,7 @@ class Statistics:
     bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
     explored_paths: int = 0  # paths followed to their end by path exploration (pipeline/portfolio.py)
     # the engine whose answer this is: "invariants", "templates", "k-induction", "bmc", "testing", "cegar", "paths",
-    # "cegar+paths" or "cparec"
+    # "cegar+paths", "cegar+testing" or "cparec"
     decided_by: str = ""
     unwinding_depth: int = 0  # the recursion depth CPArec (--config cparec) or BMC through the recursion ended at
     induction_k: int = 0  # the k of a k-induction proof

@@ -71,7 +71,7 @@
 Which engine decided is reported in the result's statistics (``decided_by``: "templates", "invariants",
 "k-induction" (with ``induction_k``), "bmc" (k-induction's base case, or BMC through the
 recursion with ``unwinding_depth``, found the violation), "testing", "cparec", "cegar", "paths" or
-"cegar+paths").
+"cegar+paths", "cegar+testing").
 
 A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
 (analysis/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
@@ -186,10 +186,27 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
             seconds = min(seconds, t0 + opts.timeout - time.monotonic() - beside.GRACE_SECONDS)
         child = Beside.start(partial(_horn_outcome, program, seconds), seconds) if seconds > MIN_BESIDE else None
     spacer = _Spacer(child, opts, stats)
+    tested: list[Confirmed] = []  # what the random tests found with more than one violation asked for
     try:
-        return _engines(program, opts, stats, cegar, t0, known, on_confirmed, probe, spacer)
+        return _joined(_engines(program, opts, stats, cegar, t0, known, on_confirmed, probe, spacer, tested),
+                       tested, opts.max_violations - len(known))
     finally:
         spacer.stop()
+
+
+def _joined(search: Search, tested: list[Confirmed], most: int) -> Search:
+    """``search`` with the random tests' violations at the error locations it did not confirm
+    itself (at most ``most`` in all): with more than one violation asked for they run early but
+    decide nothing, and what they found is the run's whatever the engines after them did."""
+    have = {id(c.path.error_node) for c in search.confirmed}
+    new = [c for c in tested if id(c.path.error_node) not in have][:max(0, most - len(search.confirmed))]
+    if not new:
+        return search
+    search.confirmed.extend(new)
+    if search.status != "unsafe":  # (their paths are exact: no proof stands against them)
+        search.status = "unsafe"
+        search.stats.decided_by = "testing"
+    return search
 
 
 class _Spacer:
@@ -239,12 +256,13 @@ class _Spacer:
 
 def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[..., Search],
              t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None,
-             probe_first: bool, spacer: _Spacer) -> Search:
+             probe_first: bool, spacer: _Spacer, tested_found: list[Confirmed]) -> Search:
     """``probe_first``: a small program with a loop or recursion, where CEGAR's probe and the
     provers go before CEGAR's full run."""
     retry = False
     guessed = False  # the summaries guessed from runs were tried (CPArec need not again)
     merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
+    tested = False  # the random tests ran (``complete`` need not run them again)
     alongside = spacer.running  # Spacer runs beside the engines below, not in its turn
     stop = spacer.proved if alongside else None
     opts = spacer.stop_with(opts)
@@ -270,9 +288,10 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 steps.append(templates)
                 if opts.path_exploration and not scope.uses_memory(program):
                     steps.insert(0, (partial(_explore_first, on_confirmed=on_confirmed), PATHS_SECONDS, PATHS_SHARE))
-            if opts.max_violations == 1 and not scope.uses_memory(program):
+            if not scope.uses_memory(program):
                 steps.insert(0 if steps[0] is templates else 1,
-                             (partial(_test_first, on_confirmed=on_confirmed), TESTING_SECONDS, TESTING_SHARE))
+                             (partial(_test_first, on_confirmed=on_confirmed, keep=tested_found), TESTING_SECONDS,
+                              TESTING_SHARE))
             steps += [] if alongside else [(_prove, HORN_SECONDS, HORN_SHARE)]
             if not scope.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
@@ -288,6 +307,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 if seconds <= 0:  # the run's time is up: more of it might have given a proof
                     retry = True
                     break
+                tested = tested or getattr(prove, "func", None) is _test_first
                 proved, again = prove(program, opts, stats, seconds)
                 if proved is not None:
                     return proved
@@ -348,7 +368,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
             tried.append(timed_out)
         if tried:  # whether more time might have given a proof
             retry = any(tried)
-    complete(program, opts, out, t0, known, on_confirmed, merged)
+    complete(program, opts, out, t0, known, on_confirmed, merged, tested=tested)
     if alongside and out.status == "unknown" and not out.confirmed:
         if (proof := spacer.proof(wait=True)) is not None:
             return proof
@@ -496,20 +516,27 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
 
 
 def _test_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
-                on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> tuple[Search | None, bool]:
+                on_confirmed: Callable[[list[Confirmed]], None] | None = None,
+                keep: list[Confirmed] | None = None) -> tuple[Search | None, bool]:
     """Random tests for a moment (analysis/testing.py), on a program without memory: a run that
-    reaches an error is a violation, confirmed by replaying its path with the values it drew,
-    and decides the run (one violation is asked for). Deep ones are where it pays: a pure
-    recursion that BMC would unwind for a minute (``ackermann(2, 3)``: 2 s), a loop whose
-    nonlinear arithmetic is costly for the solver (bench/loops' prod4br_unwindbound5, at once)."""
+    reaches an error is a violation, confirmed by replaying its path with the values it drew.
+    With one violation asked for, it decides the run; with more, what they find goes to ``keep``
+    (the run's answer gets it, ``_joined``) and the engines after them go on. Deep ones are
+    where it pays: a pure recursion that BMC would unwind for a minute (``ackermann(2, 3)``:
+    1 s), a loop whose nonlinear arithmetic is costly for the solver (bench/loops'
+    prod4br_unwindbound5, at once)."""
     from ..analysis import testing
 
-    found = testing.find(program, Budget(seconds, cancel=opts.cancel), 1)  # type: ignore[arg-type]
+    found = testing.find(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
     if not found:
         return None, False
-    stats.decided_by = "testing"
     if on_confirmed is not None:
         on_confirmed(list(found))
+    if opts.max_violations > 1:
+        if keep is not None:
+            keep.extend(found)
+        return None, False
+    stats.decided_by = "testing"
     return Search(status="unsafe", stats=stats, precision={}, confirmed=found), False
 
 
@@ -624,12 +651,13 @@ def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
 
 def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, known: dict[int, CFANode],
              on_confirmed: Callable[[list[Confirmed]], None] | None = None,
-             merged: dict[str, int] | None = None, merge_paths: bool = True) -> None:
-    """Let merged-path BMC and then path exploration decide what CEGAR left undecided; ``search``
-    becomes the combined answer. ``merged``: how far merged-path BMC got before CEGAR (it is
-    tried again only if its time ran out there, from the bound it had reached). Without
-    ``merge_paths`` only path exploration runs: CPArec's violation within k calls is to be
-    confirmed, not searched for again (merged BMC would unwind past k, and report its own depth)."""
+             merged: dict[str, int] | None = None, merge_paths: bool = True, tested: bool = False) -> None:
+    """Let random tests (unless ``tested``: they ran before), merged-path BMC and then path
+    exploration decide what CEGAR left undecided; ``search`` becomes the combined answer.
+    ``merged``: how far merged-path BMC got before CEGAR (it is tried again only if its time ran
+    out there, from the bound it had reached). Without ``merge_paths`` only path exploration
+    runs: CPArec's violation within k calls is to be confirmed, not searched for again (merged
+    BMC would unwind past k, and report its own depth)."""
     if search.status != "unknown" and not search.stats.decided_by:
         search.stats.decided_by = "cegar"  # an UNKNOWN was decided by no engine
     found = len(search.confirmed) + len(known)
@@ -647,6 +675,13 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         if on_confirmed is not None:
             on_confirmed(list(streamed))
 
+    if merge_paths and not tested and not scope.uses_memory(program):
+        if _complete_tested(program, opts, search, remaining, excluded, confirmed_now, found):
+            return
+        found = len(search.confirmed) + len(known)
+        remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
+        if remaining is not None and remaining < MIN_SECONDS:
+            return
     if merge_paths and not scope.merges_paths(program) and (not merged or merged.get("again")):
         if _complete_merged(program, opts, search, remaining, excluded, streamed, confirmed_now, found,
                             (merged or {}).get("bound", 1)):
@@ -684,6 +719,30 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         search.stats.phases_cut_by_time += 1
         if search.status == "unsafe":
             search.stopped, search.run_timed_out = UnknownReason.TIMEOUT, True
+
+
+def _complete_tested(program: Program, opts: VerifyOptions, search: Search, remaining: float | None,
+                     excluded: dict[int, CFANode], confirmed_now: Callable[[Confirmed], None], found: int) -> bool:
+    """Random tests for a moment (a quarter of what is left, at most ``TESTING_SECONDS``), where
+    they did not run before CEGAR: with more than one violation asked for (the editor's mode),
+    or on a program too large for the engines before it. Whether their answer is the run's
+    (they found every violation asked for). Violations they confirm join the run's."""
+    from ..analysis import testing
+
+    seconds = TESTING_SECONDS if remaining is None else min(TESTING_SECONDS, remaining / 4)
+    new = testing.find(program, Budget(seconds, cancel=opts.cancel), opts.max_violations - found,  # type: ignore[arg-type]
+                       excluded, confirmed_now)
+    if not new:
+        return False
+    search.confirmed.extend(new)
+    search.stats.decided_by = "cegar+testing" if found else "testing"
+    if search.status == "unknown":
+        search.status = "unsafe"
+    if found + len(new) < opts.max_violations:
+        return False
+    search.kind, search.reason, search.reason_node = UnknownReason.NONE, "", None
+    search.stopped = UnknownReason.NONE
+    return True
 
 
 def _complete_merged(program: Program, opts: VerifyOptions, search: Search, remaining: float | None,
