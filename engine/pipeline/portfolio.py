@@ -197,7 +197,9 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
 def _joined(search: Search, tested: list[Confirmed], most: int) -> Search:
     """``search`` with the random tests' violations at the error locations it did not confirm
     itself (at most ``most`` in all): with more than one violation asked for they run early but
-    decide nothing, and what they found is the run's whatever the engines after them did."""
+    decide nothing, and what they found is the run's whatever the engines after them did. They
+    go after the search's own: the certificates of the multi-violation mode's chain
+    (cache/certificate.py's ``record_chain``) belong to the search's first violations, in order."""
     have = {id(c.path.error_node) for c in search.confirmed}
     new = [c for c in tested if id(c.path.error_node) not in have][:max(0, most - len(search.confirmed))]
     if not new:
