@@ -38,13 +38,13 @@ MAX_STEPS = 5_000  # CFA edges per run: a longer run ends there, without an answ
 # or loop on and on are most of a random sample; at 20,000 they took four times as long to reach
 # ackermann(2, 3)'s violation, 257 edges deep)
 MAX_CONSTANTS = 64  # of the program's, as values to draw (with their neighbours)
-NAME = "testing"
+MAX_RUNS = 100_000  # a budget without a time limit still ends
 
 
 def find(program: Program, budget: Budget, wanted: int, excluded: dict[int, CFANode] | None = None,
          on_confirmed: Callable[[Confirmed], None] | None = None) -> list[Confirmed]:
     """Up to ``wanted`` violations at distinct error locations (not in ``excluded``, which gains
-    theirs), from runs until the budget's time is up or it is cancelled."""
+    theirs), from runs until the budget's time is up, it is cancelled, or ``MAX_RUNS`` ran."""
     if uses_memory(program):
         return []
     excluded = {} if excluded is None else excluded
@@ -61,7 +61,9 @@ def find(program: Program, budget: Budget, wanted: int, excluded: dict[int, CFAN
             return t.wrap(r.choice(constants) + r.choice((-1, 0, 0, 1)))
         return r.choice((t.min, t.max, t.min + 1, t.max - 1))
 
-    while len(out) < wanted and not _over(budget):
+    for _ in range(MAX_RUNS):
+        if len(out) >= wanted or _over(budget):
+            break
         walk = Walk(program, None, rng, draw=draw)
         walk.steps = []
         walk.walk(MAX_STEPS)
