@@ -48,7 +48,8 @@
    result's type), kept where Houdini proves them over the clauses with exact products.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
    CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what remains;
-   on any other, Spacer half, then k-induction with Houdini's invariants a third of the rest;
+   on any other, Spacer half, then k-induction with Houdini's invariants a third of the rest
+   (at most ``KIND_RETRY_SECONDS``);
    merged-path BMC and path exploration what remains (see ``complete``).
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
@@ -113,6 +114,10 @@ BESIDE_SHARE = 0.5
 BESIDE_SECONDS = 30.0
 MIN_BESIDE = 0.1  # with less, Spacer runs in its turn (if the run has time for it at all)
 KIND_SECONDS = 3.0  # k-induction after it on a program without recursion, at most this (same share)
+# k-induction's second try (with Houdini's invariants) at most this: in no benchmark run did it
+# prove anything after its first few seconds, and merged-path BMC after it needs 9-16 s of two
+# busy cores for bitvector/modulus-2's bounded loops.
+KIND_RETRY_SECONDS = 8.0
 # CEGAR's first phase before it: what it decides this fast needs no other engine. At 0.2 s the
 # editor's median time to the first diagnostic on the shared tasks rose from 0.47 to 0.76 s
 # (bench/editor_bench.py): most tasks CEGAR decides in 0.2 to 0.5 s went through Spacer first.
@@ -349,9 +354,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         # bounded unwinding, where Spacer's direct ones ran out of time (Addition01: 9 s alone,
         # where Spacer gives up after 26), then Spacer (half of the rest). Otherwise Spacer
         # first (half: loop-industry-pattern/mod3 needs 13 s of it), then k-induction with
-        # Houdini's invariants (a third of the rest: in no benchmark run did it prove anything
-        # after its first few seconds, where merged-path BMC, after it, needs 9-11 s of two
-        # busy cores to prove bitvector/modulus-2, whose loops are bounded). After BMC through the recursion, CPArec
+        # Houdini's invariants (a third of the rest, at most KIND_RETRY_SECONDS). After BMC through the recursion, CPArec
         # (Spacer had its second try before BMC). Spacer's try is left out where it ran beside.
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
         cparec_again = partial(_prove_cparec, guess=not guessed)
@@ -364,7 +367,10 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
             remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
             if remaining is not None and remaining < share * MIN_SECONDS:
                 continue
-            proved, timed_out = prove(program, opts, stats, RETRY_SECONDS if remaining is None else remaining / share)
+            seconds = RETRY_SECONDS if remaining is None else remaining / share
+            if prove is _prove_kinduction:
+                seconds = min(seconds, KIND_RETRY_SECONDS)
+            proved, timed_out = prove(program, opts, stats, seconds)
             if proved is not None:
                 return proved
             tried.append(timed_out)
