@@ -129,7 +129,9 @@ class CallBuilder:
             args.append(e)
         defined = name in self.pb.func_defs
         if defined:
-            fd_type = self.pb.func_types[name]
+            fd_type = self.pb.func_types.get(name)
+            if fd_type is None:  # ``int f { ... }``: a body without a parameter list, which pycparser reads
+                raise Unsupported(f"a call of '{name}', whose definition has no parameter list", rng)
             nparams = len(fd_type.params)
             if len(args) != nparams and not fd_type.variadic:
                 raise Unsupported(f"call of '{name}' with {len(args)} arguments (it takes {nparams})", rng)
