@@ -428,6 +428,7 @@ def _curry(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[int
         lows = [min(met[name][p]) - 1 for p in fn.params]
         spans = [range(lo, max(lo, min(top, lo + MAX_TABLE - 1)) + 1) for lo in lows]
         empty = 0  # combinations in a row without a value, after one with
+        valued = False  # some combination had a value
         for fixed in list(itertools.product(*spans[:-1]))[:MAX_CURRIED]:
             found = misses = 0
             for v in spans[-1]:
@@ -444,7 +445,8 @@ def _curry(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[int
                     continue
                 mine[(*fixed, v)] = got
                 found += 1
-            empty = empty + 1 if not found and any(t[:-1] < fixed for t in mine) else 0
+            empty = empty + 1 if not found and valued else 0
+            valued = valued or found > 0
             if empty >= 2:
                 break
         tables = {fixed: table for fixed in sorted({t[:-1] for t in mine})
