@@ -37,8 +37,8 @@ class Configuration(namedtuple("Configuration", "name analyses description uses_
     __slots__ = ()
 
 
-class Analysis(namedtuple("Analysis", "name make_cpa make_refiner precision context_facts prunes_branches",
-                          defaults=(False,))):
+class Analysis(namedtuple("Analysis", "name make_cpa make_refiner precision context_facts prunes_branches invariants",
+                          defaults=(False, None))):
     """What an analysis package exports.
 
     * ``make_cpa(setup: Setup) -> CPA``;
@@ -47,7 +47,14 @@ class Analysis(namedtuple("Analysis", "name make_cpa make_refiner precision cont
     * ``context_facts(program) -> JSON``: program-wide facts its transfer reads beyond a function's
       own code; every block abstraction's key includes them;
     * ``prunes_branches``: its transfer drops the infeasible branches it can see (so an analysis
-      beside it may skip checking them again).
+      beside it may skip checking them again);
+    * ``invariants(program, precision, deadline) -> {(function, canonical node index): [fact]}``
+      or None: what the analysis knows at each location, offered to the other engines as
+      candidate invariants (k-induction's step case; pipeline/portfolio.py). ``precision`` is
+      what a search of the run ended with (None if it has not run); a fact is a linear atom
+      ``(op, ((variable, coefficient), ...), constant)``, ``op`` "<=" or "==", over program
+      variables (an entry copy ends in ``@old``). Candidates, not facts: whoever assumes one
+      proves it first, so an analysis may offer what it only guesses.
     """
 
     __slots__ = ()
@@ -85,6 +92,10 @@ class PrecisionCodec:
 
 
 DEFAULT = "value+predicate"
+
+# Analyses whose invariants k-induction is offered whatever the run's configuration, as
+# CPAchecker's k-induction runs an invariant generator beside it: they cost a moment.
+INVARIANT_GENERATORS = ("interval",)
 
 CONFIGURATIONS: dict[str, Configuration] = {c.name: c for c in (
     Configuration("value", ("value",),
@@ -140,6 +151,28 @@ def analyses(config: Configuration) -> list[Analysis]:
     import importlib
 
     return [importlib.import_module(module_of(a)).ANALYSIS for a in config.analyses]
+
+
+def invariants(config: Configuration, program: Program, precisions: dict[str, Any], deadline: float,
+               ) -> dict[tuple[str, int], list[tuple]]:
+    """The candidate invariants per location that the configuration's analyses and the
+    ``INVARIANT_GENERATORS`` offer (see :class:`Analysis`), each analysis given the precision
+    the run's search ended with under its name (None if it has none). An analysis past the
+    deadline offers nothing."""
+    import importlib
+    import time
+
+    found = analyses(config)
+    found += [a for a in (importlib.import_module(module_of(n)).ANALYSIS for n in INVARIANT_GENERATORS)
+              if all(a.name != b.name for b in found)]
+    out: dict[tuple[str, int], list[tuple]] = {}
+    for a in found:
+        if a.invariants is None or time.monotonic() > deadline:
+            continue
+        for loc, facts in a.invariants(program, precisions.get(a.name), deadline).items():
+            have = out.setdefault(loc, [])
+            have.extend(f for f in facts if f not in have)
+    return out
 
 
 def build(config: Configuration, program: Program, blocks: dict[str, Block], theory: str):

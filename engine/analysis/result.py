@@ -107,6 +107,7 @@ class Statistics:
     decided_by: str = ""
     unwinding_depth: int = 0  # the recursion depth CPArec (--config cparec) or BMC through the recursion ended at
     induction_k: int = 0  # the k of a k-induction proof
+    induction_offered: int = 0  # ... the invariants it assumed that other analyses offered (registry's invariants)
     # violations confirmed by running their path with earlier inputs, without a solver (replay.py)
     confirmed_by_replay: int = 0
     # An entry of the persistent cache did not reproduce when its path was rebuilt: the entry was

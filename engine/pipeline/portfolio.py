@@ -49,7 +49,10 @@
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
    CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what remains;
    on any other, Spacer half, then k-induction with Houdini's invariants a third of the rest
-   (at most ``KIND_RETRY_SECONDS``);
+   (at most ``KIND_RETRY_SECONDS``), its candidates including what the analyses offer
+   (``registry.invariants``: the interval analysis's facts, the predicate analysis's loop
+   equalities and the predicates CEGAR's refinement found; ``induction_offered`` counts those a
+   proof kept);
    merged-path BMC and path exploration what remains (see ``complete``).
 1. **CEGAR over BAM** with the configuration's analyses (search.py), phase after phase. It
    proves programs whose invariants its abstract domains express, with summaries that the
@@ -358,17 +361,20 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         # (Spacer had its second try before BMC). Spacer's try is left out where it ran beside.
         tried: list[bool] = []  # per engine tried again: whether it ran out of time
         cparec_again = partial(_prove_cparec, guess=not guessed)
+        # k-induction's step case is offered what the analyses know (CEGAR's precision included).
+        kind_again = partial(_prove_kinduction, facts=partial(registry.invariants, registry.configuration(opts.config),
+                                                              program, out.precision or {}))
         order: list[tuple[Prover, int]] = ([(cparec_again, 1)] if searched
                                            else [(cparec_again, 3), (_prove, 2)] if scope.recursive(program)
-                                           else [(_prove, 2), (_prove_kinduction, 3)])
+                                           else [(_prove, 2), (kind_again, 3)])
         if alongside:  # (CPArec gets half of what is left, k-induction a third, as below)
-            order = [(p, n if p is _prove_kinduction else min(n, 2)) for p, n in order if p is not _prove]
+            order = [(p, n if p is kind_again else min(n, 2)) for p, n in order if p is not _prove]
         for prove, share in order:
             remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
             if remaining is not None and remaining < share * MIN_SECONDS:
                 continue
             seconds = RETRY_SECONDS if remaining is None else remaining / share
-            if prove is _prove_kinduction:
+            if prove is kind_again:
                 seconds = min(seconds, KIND_RETRY_SECONDS)
             proved, timed_out = prove(program, opts, stats, seconds)
             if proved is not None:
@@ -457,15 +463,17 @@ def _prove_guessed(program: Program, opts: VerifyOptions, stats: Statistics,
 
 def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
                       strengthen: bool = True,
-                      on_confirmed: Callable[[list[Confirmed]], None] | None = None) -> tuple[Search | None, bool]:
+                      on_confirmed: Callable[[list[Confirmed]], None] | None = None,
+                      facts: Callable[[float], dict] | None = None) -> tuple[Search | None, bool]:
     """k-induction's answer as a finished search (None: none), and whether more time might give
-    one. Its first, short try goes without Houdini's invariants, which cost more than it has.
+    one. Its first, short try goes without Houdini's invariants, which cost more than it has;
+    ``facts(deadline)``: the other analyses' candidate invariants (registry.invariants).
     A violation its base case finds (BMC) is confirmed like any other and decides the run
     when one violation is asked for; the search for all of them is CEGAR's, which goes on
     from where it stops (None here)."""
     from ..analysis import kinduction
 
-    out = kinduction.solve(program, seconds, _cancel(opts), strengthen=strengthen)
+    out = kinduction.solve(program, seconds, _cancel(opts), strengthen=strengthen, facts=facts)
     if out.status == "unsafe" and out.confirmed is not None and opts.max_violations == 1:
         stats.decided_by = "bmc"
         stats.induction_k = out.k
@@ -475,6 +483,7 @@ def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, 
     if out.status != "safe":
         return None, out.timed_out
     stats.induction_k = out.k
+    stats.induction_offered = out.offered_kept
     return _proved(stats, "k-induction", out.summaries), False
 
 

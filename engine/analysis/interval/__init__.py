@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ..registry import Analysis, Setup, addressed_variables
 from .cpa import IntervalCPA
+from .invariants import invariants as _invariants
 
 
 def _cpa(setup: Setup) -> IntervalCPA:
     return IntervalCPA(setup.program)
 
 
-ANALYSIS = Analysis("interval", _cpa, None, None, addressed_variables)
+ANALYSIS = Analysis("interval", _cpa, None, None, addressed_variables, invariants=_invariants)

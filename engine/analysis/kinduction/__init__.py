@@ -24,9 +24,13 @@ the cut points reachable at that depth.
   ``[k, k + gap]``: the step case refutes it. A shorter one the base case refutes. The error
   locations are the program's own (``ERROR`` clauses), so a TRUE is a proof for machine
   integers.
-- **Invariants:** facts found Houdini-style, candidate bounds of each variable by the program's
-  constants that the start establishes and every clause preserves, with bit-vectors
-  (``houdini``). They hold in every reachable state, so assuming them is sound.
+- **Invariants:** facts found Houdini-style, candidates that the start establishes and every
+  clause preserves, with bit-vectors (``houdini``): bounds of each variable by the program's
+  constants, and what cbam's other analyses offer (registry's ``invariants``): the interval
+  analysis's facts at each location, the predicate analysis's loop equalities and the
+  predicates its refinement found (those at a function's exit are its summaries' own). They
+  hold in every reachable state, so assuming them is sound; an offered fact Houdini cannot
+  prove inductive is dropped like any other candidate.
 
 A base case that finds an error state is only a candidate (the clauses over-approximate what
 they do not model); the answer is then "reachable" and other engines, which confirm paths with
@@ -49,7 +53,7 @@ from ..horn import RelKey
 from ..path import ErrorPath
 from ..smt import check_path
 from . import algebraic
-from .invariants import Candidate, InvKey, exit_facts, holds, houdini
+from .invariants import Candidate, InvKey, Offered, exit_facts, holds, houdini, offered
 from .system import STEP_MS, TransitionSystem, VarKey, check_error, gap_bound
 
 __all__ = ["KInductionOutcome", "TransitionSystem", "applies", "gap_bound", "houdini", "solve", "solve_algebraic"]
@@ -60,6 +64,7 @@ FIRST_SHARE = 0.5  # of the engine's time, for k-induction without invariants
 SAMPLING_SHARE = 0.4  # of the polynomial invariants' time, for sampling states
 ALGEBRAIC_STEP_MS = 3_000  # one nonlinear check's share at most: one slow check must not take the rest
 HOUDINI_SHARE = 0.75  # ... until this share, for finding invariants; the rest for k-induction with them
+FACTS_SHARE = 0.6  # ... the other analyses' facts by this share at most (they take a moment)
 
 
 @dataclass
@@ -72,6 +77,7 @@ class KInductionOutcome:
     seconds: float = 0.0
     timed_out: bool = False  # more time might decide it
     invariants: int = 0  # Houdini invariants that strengthened the step case
+    offered_kept: int = 0  # ... of them, facts other analyses offered
     summaries: dict[str, str] = field(default_factory=dict)  # function -> the invariants at its exit, in C
     confirmed: Confirmed | None = None  # BMC's counterexample, confirmed (status "unsafe")
 
@@ -86,9 +92,11 @@ def applies(program: Program) -> str:
 
 
 def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = lambda: False,
-          max_k: int = MAX_K, strengthen: bool = True) -> KInductionOutcome:
+          max_k: int = MAX_K, strengthen: bool = True,
+          facts: Callable[[float], dict[RelKey, list]] | None = None) -> KInductionOutcome:
     """``strengthen``: look for Houdini invariants when k-induction alone does not succeed in
-    its share of the time (False: k-induction alone, with all of it)."""
+    its share of the time (False: k-induction alone, with all of it). ``facts(deadline)``: what
+    cbam's other analyses offer as candidates, per location (registry's ``invariants``)."""
     t0 = time.monotonic()
     deadline = t0 + timeout_s
     ts = _system(program, t0, deadline)
@@ -100,7 +108,8 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
 
     def out(status: str, reason: str, k: int, timed_out: bool = False, inv: int = 0) -> KInductionOutcome:
         texts = exit_facts(program, invariants) if status == "safe" else {}
-        return KInductionOutcome(status, reason, k, time.monotonic() - t0, timed_out, inv, texts)
+        kept = sum(isinstance(c, Offered) for v in invariants.values() for c in v) if inv else 0
+        return KInductionOutcome(status, reason, k, time.monotonic() - t0, timed_out, inv, kept, texts)
 
     bound = gap_bound(ts, heads)
     if bound is None or bound[0] > MAX_GAP:
@@ -113,7 +122,8 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         return _confirm(program, path, out(status, reason, k), deadline)
     if status in ("safe", "reachable") or cancelled() or not strengthen:
         return out(status, reason, k, timed_out)
-    found = houdini(ts, t0 + HOUDINI_SHARE * timeout_s, cancelled)
+    offers = offered(program, ts, facts(t0 + FACTS_SHARE * timeout_s)) if facts is not None else None
+    found = houdini(ts, t0 + HOUDINI_SHARE * timeout_s, cancelled, offers=offers)
     if not found or not any(found.values()):
         return out(status, reason, k, timed_out)
     invariants = found
@@ -158,7 +168,7 @@ def solve_algebraic(program: Program, timeout_s: float, cancelled: Callable[[], 
                                  timed_out=time.monotonic() >= t0 + timeout_s)
     k, invariants = proof
     return KInductionOutcome("safe", "", k, seconds, False, sum(len(v) for v in invariants.values()),
-                             exit_facts(program, invariants))
+                             summaries=exit_facts(program, invariants))
 
 
 def _algebraic(program: Program, ts: TransitionSystem, heads: set[RelKey], gap: int, lead: int, until: float,

@@ -4,26 +4,87 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import z3
 
 from ...cfa.cfa import Program
+from ...cfa.ctype import IntType
 from .. import horn
 from ..horn import ERROR, RelKey
+from ..predicate.atoms import Atom, atom_to_c, atom_to_z3
 from ..solving import subterms
 from .algebraic import Equality
 from .algebraic import atom as equality_atom
 from .system import STEP_MS, State, TransitionSystem, VarKey, check_error
 
 MAX_CANDIDATE_CONSTANTS = 12  # per sort: the constants whose bounds become candidate invariants
+MAX_OFFERED = 48  # per cut point: the facts other analyses offer (registry's ``invariants``) kept as candidates
 
-# A bound (op, variable, other variable or None, constant), or a polynomial equality guessed
-# from sampled states (algebraic.py); "" keys the globals' facts, which hold at every cut point;
-# a relation keys facts over its function's locals where the program stands there.
+
+
+@dataclass(frozen=True)
+class Offered:
+    """A linear fact another analysis offered at a location (registry's ``invariants``), over
+    the state's variables: ``vars`` maps each program variable to its state variable and type."""
+
+    fact: Atom
+    vars: tuple[tuple[str, VarKey, IntType], ...]
+
+    def formula(self, vals: dict[VarKey, z3.ExprRef]) -> z3.BoolRef:
+        by = {name: (key, t) for name, key, t in self.vars}
+        theory = "lia" if isinstance(vals[self.vars[0][1]].sort(), z3.ArithSortRef) else "bv"
+        return atom_to_z3(self.fact, lambda n: vals[by[n][0]], lambda n: by[n][1], theory)
+
+
+# A bound (op, variable, other variable or None, constant), a polynomial equality guessed
+# from sampled states (algebraic.py), or a fact another analysis offered; "" keys the globals'
+# facts, which hold at every cut point; a relation keys facts over its function's locals where
+# the program stands there.
 Bound = tuple[str, VarKey, VarKey | None, int]
-Candidate = Bound | Equality
+Candidate = Bound | Equality | Offered
 InvKey = RelKey | str
 GLOBAL = ""
+
+
+def offered(program: Program, ts: TransitionSystem, facts: dict[RelKey, list[Atom]]) -> dict[InvKey, list[Candidate]]:
+    """Other analyses' facts as candidates per cut point, at most ``MAX_OFFERED`` each: those
+    at the cut point itself, then the other facts of its function, those at loop heads first.
+    A loop invariant must hold at the joins inside the loop too, which are cut points of their
+    own, for Houdini to find it inductive; and a predicate refinement needed anywhere in a loop
+    is a candidate invariant of the loop. Only facts over the function's own locals: a
+    caller's facts are assumed while its callee runs (``holds``), which may write globals."""
+    heads = {(f.name, n.canon) for f in program.all_functions() for n in f.nodes if n.loop_head}
+    own: dict[RelKey, list[Candidate]] = {}
+    shared: dict[str, dict[Candidate, None]] = {}  # per function, in order
+    for loc in sorted(facts, key=lambda k: (k not in heads, k)):
+        made = [c for a in facts[loc] if (c := _offered(program, ts, loc[0], a)) is not None]
+        own[loc] = made
+        shared.setdefault(loc[0], {}).update(dict.fromkeys(made))
+    out: dict[InvKey, list[Candidate]] = {}
+    for k in ts.pc_of:
+        picked = dict.fromkeys(own.get(k, [])[:MAX_OFFERED])
+        for c in shared.get(k[0], ()):
+            if len(picked) >= MAX_OFFERED:
+                break
+            picked.setdefault(c)
+        if picked:
+            out[k] = list(picked)
+    return out
+
+
+def _offered(program: Program, ts: TransitionSystem, function: str, a: Atom) -> Offered | None:
+    vars_: list[tuple[str, VarKey, IntType]] = []
+    for name, _ in a[1]:
+        key = (function, name)
+        info = program.vars.get(name)
+        sort = ts.sorts.get(key)
+        if info is None or not isinstance(info.type, IntType) or sort is None:
+            return None
+        if isinstance(sort, z3.BitVecSortRef) and sort.size() != info.type.bits:
+            return None
+        vars_.append((name, key, info.type))
+    return Offered(a, tuple(vars_)) if vars_ else None
 
 
 def holds(ts: TransitionSystem, s: State, invariants: dict[InvKey, list[Candidate]]) -> list[z3.BoolRef]:
@@ -43,6 +104,8 @@ def holds(ts: TransitionSystem, s: State, invariants: dict[InvKey, list[Candidat
 
 def atom(c: Candidate, s: State, vals: dict[VarKey, z3.ExprRef] | None = None) -> z3.BoolRef:
     vals = s.vals if vals is None else vals
+    if isinstance(c, Offered):
+        return c.formula(vals)
     if isinstance(c, Equality):
         return equality_atom(c, vals)
     op, a, b, n = c
@@ -95,15 +158,20 @@ def _numerals(f: z3.ExprRef) -> list[z3.BitVecNumRef]:
 
 def houdini(ts: TransitionSystem, deadline: float, cancelled: Callable[[], bool],
             guessed: dict[RelKey, list[Equality]] | None = None,
-            step_ms: int = STEP_MS) -> dict[InvKey, list[Candidate]] | None:
+            step_ms: int = STEP_MS, offers: dict[InvKey, list[Candidate]] | None = None,
+            ) -> dict[InvKey, list[Candidate]] | None:
     """The largest subset of the candidates that the start establishes and every clause
     preserves (None: out of time), in the clauses' theory. The candidates: the bounds at every
     cut point, or with ``guessed`` equalities per cut point, those and the bounds at the same
-    cut points only. Rounds check every clause against the current set and drop what a model
-    refutes, until nothing changes."""
+    cut points only; ``offers``: other analyses' facts (``offered``), candidates besides these.
+    Rounds check every clause against the current set and drop what a model refutes, until
+    nothing changes."""
     inv = candidates(ts)
     if guessed is not None:
         inv = {k: v + list(guessed[k]) if k in guessed else [] for k, v in inv.items()}
+    for k, cands in (offers or {}).items():
+        if k in inv:
+            inv[k] = inv[k] + cands
     s = ts.state(0)
     changed = True
     while changed:
@@ -165,6 +233,8 @@ def _c_atom(c: Candidate, result_var: str | None) -> str:
 
     if isinstance(c, Equality):
         return c.text(name)
+    if isinstance(c, Offered):
+        return atom_to_c(c.fact, lambda v: "\\result" if v == result_var else v.split("::")[-1])
     op, a, b, n = c
     rhs = name(b) if b is not None else str(n)
     if op == "u<=":

@@ -53,4 +53,28 @@ class _Refiner:
         return self._made.refine(*args)
 
 
-ANALYSIS = Analysis("predicate", _cpa, _Refiner, PredicatePrecisions(), addressed_variables)
+def _invariants(program, prec: PredicatePrecision | None, deadline: float) -> dict[tuple[str, int], list]:
+    """What the predicate analysis offers as candidate invariants: the affine equalities at
+    each loop head that its refiner offers as loop predicates (invariants.py, Karr's analysis),
+    and the predicates refinement placed at each location (with BAM, those at a function's
+    exit are what its summaries are made of). Entry copies (``x@old``) are left out: a
+    candidate speaks of one state."""
+    from .atoms import OLD
+    from .invariants import LoopInvariants
+
+    loops = LoopInvariants(program)
+    out: dict[tuple[str, int], list] = {}
+    for f in program.all_functions():
+        for n in f.nodes:
+            if n.loop_head and (eqs := loops.at(f.name, n.canon)):
+                out.setdefault((f.name, n.canon), []).extend(eqs)
+    for loc, atoms in (prec.at_node.items() if prec is not None else ()):
+        facts = [a for a in sorted(atoms) if not any(v.endswith(OLD) for v in atom_vars(a))]
+        if facts:
+            have = out.setdefault(loc, [])
+            have.extend(a for a in facts if a not in have)
+    return out
+
+
+ANALYSIS = Analysis("predicate", _cpa, _Refiner, PredicatePrecisions(), addressed_variables,
+                    invariants=_invariants)
