@@ -108,6 +108,33 @@ def test_the_predicate_analysis_offers_loop_equalities_and_its_precision(tmp_pat
     assert all(not v.endswith("@old") for f in facts[elsewhere] for v, _ in f[1])  # one state's facts only
 
 
+SUMMARY = HEAD + """
+unsigned int upto(unsigned int n, unsigned int step) {
+  unsigned int r = 0;
+  while (r < n) { r++; step--; }
+  return r;
+}
+int main(void) { unsigned int x = __VERIFIER_nondet_uint(); __VERIFIER_assert(upto(x, 3) == x); return 0; }
+"""
+
+
+def test_an_entry_copy_of_a_parameter_the_function_only_reads_is_the_parameter(tmp_path: Path) -> None:
+    """Summary predicates speak of entry copies (``\\result == n@old``); k-induction's states have
+    none, but a parameter the function never assigns equals its entry copy throughout."""
+    program = load_src(SUMMARY, tmp_path)
+    fn = program.functions["upto"]
+    exit_, head = ("upto", fn.exit.canon), _loop_head(program)
+    prec = PredicatePrecision({
+        exit_: frozenset({("==", (("upto::__retval", 1), ("upto::n@old", -1)), 0),
+                          ("<=", (("upto::r", 1), ("upto::step@old", -1)), 0)}),
+        head: frozenset({("<=", (("upto::n@old", -1), ("upto::r", 1)), 0)})})
+    facts = _facts(program, {"predicate": prec})(time.monotonic() + 10)
+    assert ("==", (("upto::__retval", 1), ("upto::n", -1)), 0) in facts[exit_]
+    assert ("<=", (("upto::n", -1), ("upto::r", 1)), 0) in facts[head]
+    # step is assigned in the loop: its entry copy is not its value, and the atom is left out.
+    assert not any(v == "upto::step" for f in facts[exit_] for v, _ in f[1])
+
+
 def test_an_offered_loop_equality_proves_what_k_induction_alone_cannot(tmp_path: Path) -> None:
     program = load_src(OFFSET % 10, tmp_path)
     alone = kinduction.solve(program, 8.0)
