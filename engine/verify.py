@@ -14,7 +14,7 @@ import time
 import types
 from collections.abc import Callable
 
-from . import release, selfcheck
+from . import collector, release, selfcheck
 from .analysis import registry
 from .analysis.bam import BAM, CacheInconsistency
 from .analysis.blocks import build_blocks
@@ -41,13 +41,14 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     opts = options or VerifyOptions()
     release.before_run()  # what an earlier run left (release.py)
     _prepare(program, opts)
-    result = _verify_guarded(program, opts)
-    if opts.cache is not None and selfcheck.enabled() and _used_cache(result):
-        scratch = _verify_guarded(program, opts._replace(cache=None))
-        cached_json, scratch_json = result.to_json(), scratch.to_json()
-        problem = selfcheck.compare(cached_json, scratch_json, opts.max_violations > 1)
-        if problem is not None:
-            raise selfcheck.failure(problem, cached_json, scratch_json)
+    with collector.during_run():
+        result = _verify_guarded(program, opts)
+        if opts.cache is not None and selfcheck.enabled() and _used_cache(result):
+            scratch = _verify_guarded(program, opts._replace(cache=None))
+            cached_json, scratch_json = result.to_json(), scratch.to_json()
+            problem = selfcheck.compare(cached_json, scratch_json, opts.max_violations > 1)
+            if problem is not None:
+                raise selfcheck.failure(problem, cached_json, scratch_json)
     return result
 
 
