@@ -1,12 +1,28 @@
 """The collector during a run (engine/collector.py): full collections freeze what survives them,
-until the run ends; nothing stays frozen after it, and cycles are still freed."""
+a complete one follows once the frozen objects have doubled (not in the run's last seconds),
+nothing stays frozen after the run, and cycles are still freed."""
 
 from __future__ import annotations
 
 import gc
+import time
 import weakref
 
+import pytest
 from cbam.engine import collector
+
+
+@pytest.fixture(autouse=True)
+def _explicit_collections_only():
+    """The collections each test starts, none that its allocations would (they would move
+    the counts the tests read)."""
+    gc.unfreeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
 
 
 class _Node:
@@ -15,7 +31,6 @@ class _Node:
 
 
 def test_survivors_of_a_full_collection_are_frozen_until_the_run_ends() -> None:
-    gc.unfreeze()
     kept = [[i] for i in range(1000)]  # noqa: F841 - alive through the run
     with collector.during_run():
         gc.collect()  # a full collection, as CPython starts one on its own
@@ -35,7 +50,6 @@ def test_survivors_of_a_full_collection_are_frozen_until_the_run_ends() -> None:
 
 
 def test_a_cycle_among_frozen_objects_is_freed_after_the_run() -> None:
-    gc.unfreeze()
     a, b = _Node(), _Node()
     a.other, b.other = b, a
     gone = weakref.ref(a)
@@ -46,3 +60,31 @@ def test_a_cycle_among_frozen_objects_is_freed_after_the_run() -> None:
         assert gone() is not None
     gc.collect()
     assert gone() is None
+
+
+def test_once_the_frozen_objects_have_doubled_the_next_full_collection_walks_the_heap() -> None:
+    from cbam.engine.analysis import solver_time
+
+    with collector.during_run():
+        gc.collect()
+        base = gc.get_freeze_count()
+        a, b = _Node(), _Node()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        gc.collect()  # a and b are frozen with the rest
+        del a, b
+        grown = [[i] for i in range(int(collector.GROWTH * base) + 1000)]
+        solver_time.set_deadline(None)
+        gc.collect()  # frozen objects more than doubled: unfrozen for a complete collection
+        assert gc.get_freeze_count() == 0
+        gc.collect()  # ... which frees the cycle among them
+        assert gone() is None
+        assert gc.get_freeze_count() >= len(grown)
+        more = [[i] for i in range(2 * gc.get_freeze_count() + 1000)]
+        solver_time.set_deadline(time.monotonic() + 1)  # within the run's last seconds: no whole-heap pause
+        try:
+            gc.collect()
+            assert gc.get_freeze_count() > len(more)
+        finally:
+            solver_time.set_deadline(None)
+    assert gc.get_freeze_count() == 0

@@ -29,6 +29,12 @@ def solver_give_ups() -> int:
     return getattr(_run, "gave_up", 0)
 
 
+def seconds_left() -> float:
+    """What is left of this thread's run (infinite without a limit, or outside a run)."""
+    deadline = getattr(_run, "deadline", None)
+    return float("inf") if deadline is None else deadline - time.monotonic()
+
+
 def past_deadline() -> bool:
     deadline = getattr(_run, "deadline", None)
     return deadline is not None and time.monotonic() >= deadline
