@@ -88,3 +88,16 @@ def test_once_the_frozen_objects_have_doubled_the_next_full_collection_walks_the
         finally:
             solver_time.set_deadline(None)
     assert gc.get_freeze_count() == 0
+
+
+def test_a_caller_that_froze_objects_keeps_managing_the_collector() -> None:
+    """The language server's worker freezes after each job and collects when idle: a run
+    neither walks the worker's frozen objects for a small growth nor unfreezes them at its end."""
+    kept = [[i] for i in range(20_000)]  # noqa: F841 - the worker's caches, say
+    gc.freeze()
+    before = gc.get_freeze_count()
+    with collector.during_run():
+        made = [[i] for i in range(1000)]  # noqa: F841 - far from doubling the heap
+        gc.collect()
+        assert gc.get_freeze_count() >= before + 1000
+    assert gc.get_freeze_count() >= before + 1000  # left frozen for the caller
