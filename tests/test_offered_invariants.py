@@ -12,7 +12,7 @@ from pathlib import Path
 from cbam.engine.analysis import horn, kinduction, registry
 from cbam.engine.analysis.interval.invariants import fixpoint
 from cbam.engine.analysis.kinduction.invariants import Offered, houdini, offered
-from cbam.engine.analysis.predicate.cpa import PredicatePrecision
+from cbam.engine.analysis.predicate.cpa import PredicateCPA, PredicatePrecision
 
 from .conftest import load_src, verify_src
 
@@ -118,21 +118,20 @@ int main(void) { unsigned int x = __VERIFIER_nondet_uint(); __VERIFIER_assert(up
 """
 
 
-def test_an_entry_copy_of_a_parameter_the_function_only_reads_is_the_parameter(tmp_path: Path) -> None:
-    """Summary predicates speak of entry copies (``\\result == n@old``); k-induction's states have
-    none, but a parameter the function never assigns equals its entry copy throughout."""
+def test_a_summary_predicate_at_a_functions_exit_is_offered(tmp_path: Path) -> None:
+    """The predicate analysis gives entry copies only to parameters the body assigns
+    (frame_copies): its summary of ``upto`` relates ``\\result`` to ``n`` itself, and that is
+    offered at the exit; an atom over ``step``'s entry copy speaks of two states and is not."""
     program = load_src(SUMMARY, tmp_path)
     fn = program.functions["upto"]
-    exit_, head = ("upto", fn.exit.canon), _loop_head(program)
-    prec = PredicatePrecision({
-        exit_: frozenset({("==", (("upto::__retval", 1), ("upto::n@old", -1)), 0),
-                          ("<=", (("upto::r", 1), ("upto::step@old", -1)), 0)}),
-        head: frozenset({("<=", (("upto::n@old", -1), ("upto::r", 1)), 0)})})
+    copies = PredicateCPA(program, {}).copies["upto"]
+    assert "upto::step" in copies and "upto::n" not in copies
+    exit_ = ("upto", fn.exit.canon)
+    summary = ("==", (("upto::__retval", 1), ("upto::n", -1)), 0)
+    two_states = ("<=", (("upto::r", 1), ("upto::step@old", -1)), 0)
+    prec = PredicatePrecision({exit_: frozenset({summary, two_states})})
     facts = _facts(program, {"predicate": prec})(time.monotonic() + 10)
-    assert ("==", (("upto::__retval", 1), ("upto::n", -1)), 0) in facts[exit_]
-    assert ("<=", (("upto::n", -1), ("upto::r", 1)), 0) in facts[head]
-    # step is assigned in the loop: its entry copy is not its value, and the atom is left out.
-    assert not any(v == "upto::step" for f in facts[exit_] for v, _ in f[1])
+    assert summary in facts[exit_] and two_states not in facts[exit_]
 
 
 def test_an_offered_loop_equality_proves_what_k_induction_alone_cannot(tmp_path: Path) -> None:

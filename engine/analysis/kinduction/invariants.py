@@ -22,7 +22,6 @@ MAX_CANDIDATE_CONSTANTS = 12  # per sort: the constants whose bounds become cand
 MAX_OFFERED = 48  # per cut point: the facts other analyses offer (registry's ``invariants``) kept as candidates
 
 
-
 @dataclass(frozen=True)
 class Offered:
     """A linear fact another analysis offered at a location (registry's ``invariants``), over

@@ -57,10 +57,10 @@ def _invariants(program, prec: PredicatePrecision | None, deadline: float) -> di
     """What the predicate analysis offers as candidate invariants: the affine equalities at
     each loop head that its refiner offers as loop predicates (invariants.py, Karr's analysis),
     and the predicates refinement placed at each location (with BAM, those at a function's
-    exit are what its summaries are made of, ``\\result == n + m``). A candidate speaks of one
-    state: an entry copy (``n@old``) becomes its variable where the function never assigns
-    that (a parameter it only reads), and an atom with any other is left out."""
-    from .atoms import OLD, make_atom
+    exit are what its summaries are made of). A candidate speaks of one state, so atoms over
+    entry copies (``x@old``) are left out; a parameter the function never assigns has none
+    (cpa.frame_copies), and a summary such as ``\\result == n`` speaks of ``n`` itself."""
+    from .atoms import OLD
     from .invariants import LoopInvariants
 
     loops = LoopInvariants(program)
@@ -69,41 +69,12 @@ def _invariants(program, prec: PredicatePrecision | None, deadline: float) -> di
         for n in f.nodes:
             if n.loop_head and (eqs := loops.at(f.name, n.canon)):
                 out.setdefault((f.name, n.canon), []).extend(eqs)
-    kept: dict[str, frozenset[str]] = {}
     for loc, atoms in (prec.at_node.items() if prec is not None else ()):
-        if loc[0] not in kept:
-            fn = program.functions.get(loc[0])
-            kept[loc[0]] = _unassigned(program, fn) if fn is not None else frozenset()
-        facts = []
-        for a in sorted(atoms):
-            coeffs: dict[str, int] = {}
-            for v, c in a[1]:
-                if v.endswith(OLD) and v[: -len(OLD)] not in kept[loc[0]]:
-                    break
-                v = v[: -len(OLD)] if v.endswith(OLD) else v
-                coeffs[v] = coeffs.get(v, 0) + c
-            else:
-                if (fact := make_atom(a[0], coeffs, a[2])) is not None:
-                    facts.append(fact)
+        facts = [a for a in sorted(atoms) if not any(v.endswith(OLD) for v in atom_vars(a))]
         if facts:
             have = out.setdefault(loc, [])
             have.extend(a for a in facts if a not in have)
     return out
-
-
-def _unassigned(program, fn) -> frozenset[str]:
-    """The parameters ``fn`` never assigns and whose address it never takes: at any point of
-    the function each equals its entry copy."""
-    from ...cfa.ir import DeclEdge, Var
-
-    written: set[str] = set()
-    for e in fn.edges():  # assignments, calls and external calls with a result: their lhs
-        target = e.var if isinstance(e, DeclEdge) else getattr(e, "lhs", None)
-        while target is not None and not isinstance(target, Var):
-            target = getattr(target, "base", None)
-        if target is not None:
-            written.add(target.name)
-    return frozenset(p for p in fn.params if p not in written and not program.vars[p].addressed)
 
 
 ANALYSIS = Analysis("predicate", _cpa, _Refiner, PredicatePrecisions(), addressed_variables,
