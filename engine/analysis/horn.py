@@ -42,6 +42,7 @@ from ..cfa.ctype import IntType
 from ..cfa.ir import AbortEdge, AssumeEdge, Binary, BlankEdge, CallEdge, Cast, Const, ReturnEdge, Var
 from .horn_cells import INDEX, CellEncoding, Cells, program_exprs
 from .horn_fields import FieldEncoding, Fields
+from .horn_heap import Heap, HeapEncoding
 from .predicate.cpa import abstraction_point
 from .predicate.formula import MachineEncoder, SegmentEncoder, Theory, old
 from .predicate.refiner import add_rule, definitions, uninterpreted_consts
@@ -111,10 +112,26 @@ class ProductEncoder(MachineEncoder):
         return self._wrap(r, t, None)
 
 
+def _error_ahead(n: CFANode) -> bool:
+    """Whether ``n`` is an error location, or leads only to one through edges without effect
+    (the join of ``if (a || b) reach_error();``, a cut point of its own): the executions that
+    reach it are those that reach the error, so its clause may be restricted as the error's."""
+    seen = 0
+    while n.error is None:
+        if len(n.out) != 1 or not isinstance(n.out[0], BlankEdge) or seen > 8:
+            return False
+        n, seen = n.out[0].succ, seen + 1
+    return True
+
+
 def _copy(enc: SegmentEncoder) -> SegmentEncoder:
     c = type(enc)(enc.th, enc.read_initial)
     c.ssa = dict(enc.ssa)
     c.constraints = list(enc.constraints)
+    if isinstance(enc, HeapEncoding):
+        assert isinstance(c, HeapEncoding)
+        c.ub, c.heap_reads, c.current, c.decided = list(enc.ub), list(enc.heap_reads), enc.current, enc.decided
+        c.heap_seen = dict(enc.heap_seen)
     if isinstance(enc, CellEncoding):
         assert isinstance(c, CellEncoding)
         c.ub, c.reads, c.current, c.decided = list(enc.ub), list(enc.reads), enc.current, enc.decided
@@ -126,10 +143,11 @@ def _copy(enc: SegmentEncoder) -> SegmentEncoder:
 
 
 def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed: dict[str, int],
-             fields: Fields) -> type:
+             fields: Fields, heap: Heap) -> type:
     """``base`` (a SegmentEncoder class) with the cell semantics of ``cells``' arrays, the
-    generalized constants ``params``, the fixed variables' values ``fixed`` and the struct
-    fields passed by pointer ``fields`` (their own class: a program's state, not a module's)."""
+    generalized constants ``params``, the fixed variables' values ``fixed``, the struct
+    fields passed by pointer ``fields`` and the heap's objects ``heap`` (their own class: a
+    program's state, not a module's)."""
     mixins: list[type] = []
     if fields.vars:
         mixins.append(FieldEncoding)
@@ -137,12 +155,14 @@ def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed
         mixins.append(FixedEncoding)
     if params:
         mixins.append(ParamEncoding)
+    if heap.types:
+        mixins.append(HeapEncoding)  # before the cells: its ``deciding`` adds theirs
     if cells.arrays:
         mixins.append(CellEncoding)
     if not mixins:
         return base
     return type(f"Encoding{base.__name__}", (*mixins, base),
-                {"cells": cells, "params": params, "fixed": fixed, "fields": fields})
+                {"cells": cells, "params": params, "fixed": fixed, "fields": fields, "heap": heap})
 
 
 class FixedEncoding:
@@ -217,8 +237,9 @@ class Encoder:
         # their pseudo-variables join the frames as variables do.
         self.cells = Cells.of(program)
         self.fields = Fields.of(program)  # struct fields passed by pointer (horn_fields.py)
+        self.heap = Heap.of(program)  # objects from malloc, one per struct type (horn_heap.py)
         self.params: dict[tuple[int, str], str] = {}
-        extra = {**self.cells.vars, **self.fields.vars}
+        extra = {**self.cells.vars, **self.fields.vars, **self.heap.vars}
         if generalize:
             for value, t in sorted(_constants(program, generalize, self.cells), key=lambda vt: (vt[0], vt[1].key())):
                 name = f"#k{value}:{t.key()}"
@@ -229,13 +250,13 @@ class Encoder:
         if extra:
             self.th.vars = {**program.vars, **extra}
         if extra or self.fixed:
-            self.encoder = _compose(self.encoder, self.cells, self.params, self.fixed, self.fields)
+            self.encoder = _compose(self.encoder, self.cells, self.params, self.fixed, self.fields, self.heap)
         th = self.th
         self.globals = sorted(n for n, v in th.vars.items() if v.is_global and th.modelled(n))
         # horn.solve reads a call of an assertion function in place (``_assertion``); the engines
         # that turn a derivation back into a path (k-induction's BMC) need the callee's steps.
         self.inline_asserts = False
-        self._wrappers = _assertion_wrappers(program) if self.cells.arrays else {}
+        self._wrappers = _assertion_wrappers(program) if self.cells.arrays or self.heap.types else {}
         self._frames: dict[str, list[str]] = {}
         self._tag = 0
         self._cuts: dict[int, bool] = {}
@@ -273,7 +294,7 @@ class Encoder:
         start = program.start
         x = self._fresh_frame(start)
         out.append(Clause(key(start.entry), [x[v] for v in self.frame(start)], [],
-                          self._ranges(x) + self._parameters(x)))
+                          self._ranges(x) + self._parameters(x) + self.heap.initial(x, self.th)))
         for f in program.all_functions():
             for n in f.nodes:
                 if not self.cut(f, n):
@@ -340,7 +361,7 @@ class Encoder:
             for i, e in enumerate(live):
                 here = enc if i == len(live) - 1 else _copy(enc)
                 if isinstance(e, CallEdge):
-                    if isinstance(here, CellEncoding):
+                    if isinstance(here, CellEncoding | HeapEncoding):
                         here.current = e  # the arguments' reads are this edge's
                     calls = self._call(f, e, here, body, x)
                     for c in calls:
@@ -349,8 +370,8 @@ class Encoder:
                     continue
                 here.edge(e, lambda: self.globals)
                 if self.cut(f, e.succ):
-                    exact = [here.deciding(here.decided)] if e.succ.error is not None and isinstance(here, CellEncoding) \
-                        and here.decided is not None else []
+                    exact = [here.deciding(here.decided)] if _error_ahead(e.succ) \
+                        and isinstance(here, CellEncoding | HeapEncoding) and here.decided is not None else []
                     out.append(Clause(key(e.succ), [here.read(v) for v in frame], body,
                                       list(here.constraints) + self._ranges(x) + exact, edges=[*path, e]))
                     out.extend(self._out_of_bounds(here, body, x, [*path, e]))
@@ -361,7 +382,7 @@ class Encoder:
     def _out_of_bounds(self, enc: SegmentEncoder, body: list, x: dict, edges: list) -> list[Clause]:
         """An array access outside the array, on this segment: undefined behaviour, so an error
         no proof may ignore. (A prefix shared by several paths is listed once per path.)"""
-        if not isinstance(enc, CellEncoding | FieldEncoding):
+        if not isinstance(enc, CellEncoding | FieldEncoding | HeapEncoding):
             return []
         return [Clause(ERROR, [], body, enc.constraints[:k] + [outside] + self._ranges(x), edges=edges)
                 for k, outside in enc.ub]
@@ -383,7 +404,7 @@ class Encoder:
         links += [y[old(p)] == y[p] for p in args] + [y[old(g)] == y[g] for g in self.globals]
         gate = self.cells.exact.get(callee.name)
         if gate is not None:
-            exact = enc.deciding(e) if isinstance(enc, CellEncoding) else z3.BoolVal(True)
+            exact = enc.deciding(e) if isinstance(enc, CellEncoding | HeapEncoding) else z3.BoolVal(True)
             links.append(y[gate] == z3.If(exact, th.const(1, th.type_of(gate)), th.const(0, th.type_of(gate))))
         enter = Clause(key(callee.entry), [y[v] for v in cframe], body,
                        list(enc.constraints) + links + self._ranges(x) + self._ranges(y), callee.name)
@@ -423,7 +444,7 @@ class Encoder:
             for edge in path:
                 sub.edge(edge, lambda: self.globals)
             failing.append(z3.And(sub.constraints))
-        exact = [enc.deciding(e)] if isinstance(enc, CellEncoding) else []
+        exact = [enc.deciding(e)] if isinstance(enc, CellEncoding | HeapEncoding) else []
         error = Clause(ERROR, [], body, list(enc.constraints) + exact + [z3.Or(failing)] + self._ranges(x))
         if isinstance(e.lhs, Var) and th.modelled(e.lhs.name):
             enc.havoc(e.lhs.name)
