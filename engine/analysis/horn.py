@@ -43,6 +43,7 @@ from ..cfa.ir import AbortEdge, AssumeEdge, Binary, BlankEdge, CallEdge, Cast, C
 from .horn_cells import INDEX, CellEncoding, Cells, program_exprs
 from .horn_fields import FieldEncoding, Fields
 from .horn_heap import Heap, HeapEncoding
+from .path import Step
 from .predicate.cpa import abstraction_point
 from .predicate.formula import MachineEncoder, SegmentEncoder, Theory, old
 from .predicate.refiner import add_rule, definitions, uninterpreted_consts
@@ -50,6 +51,7 @@ from .scope import MAX_EDGES, applies, has_error_location, recursive  # noqa: F4
 from .solver_time import solver_timeout
 from .solving import _watchdog, check_within, extend
 
+MAX_INLINE_EDGES = 64  # a callee encoded in place (``Encoder._inlinable``) has at most this many edges
 MAX_SEGMENT_STEPS = 20_000  # nodes visited from one cut point (a cycle without one would not end)
 ERROR = ("", -1)  # the relation that stands for "an error location is reachable"
 GAVE_UP = "Spacer gave up"
@@ -77,7 +79,8 @@ class Clause:
     callee: str = ""
     returning: bool = False
     # The CFA edges the clause stands for, in order (a call's clauses: up to the call edge), so
-    # that a derivation can be replayed as a path (analysis/kinduction: BMC's counterexamples).
+    # that a derivation can be replayed as a path (analysis/kinduction: BMC's counterexamples);
+    # a callee encoded in place adds its steps, a Step each (its call, its edges, its return).
     edges: list = field(default_factory=list)
 
 
@@ -260,13 +263,15 @@ class Encoder:
         self._frames: dict[str, list[str]] = {}
         self._tag = 0
         self._cuts: dict[int, bool] = {}
+        self._inline: dict[str, bool] = {}  # callee -> encoded in place (``_inlinable``)
         self.signs: dict[RelKey, list[bool]] = {}  # per relation: how each argument reads as an integer
 
     def frame(self, fn: FunctionCFA) -> list[str]:
         fv = self._frames.get(fn.name)
         if fv is None:
             own = sorted(n for n, v in self.th.vars.items() if v.function == fn.name and self.th.modelled(n))
-            params = [p for p in fn.params if self.th.modelled(p)] + self.fields.inputs(fn.params)
+            params = [p for p in fn.params if self.th.modelled(p)] + self.fields.inputs(fn.params) \
+                + self.heap.inputs(fn.params)
             fv = own + self.globals + [old(v) for v in params + self.globals]
             self._frames[fn.name] = fv
         return fv
@@ -350,34 +355,99 @@ class Encoder:
         x = self._fresh_frame(f)
         body = [(key(u), [x[v] for v in frame])]
         out: list[Clause] = []
-        todo: list[tuple[CFANode, SegmentEncoder, list]] = [(u, self.encoder(th, x.__getitem__), [])]
+        # (node, encoding, the path's edges, the call being inlined, if any)
+        todo: list[tuple[CFANode, SegmentEncoder, list, CallEdge | None]] = [
+            (u, self.encoder(th, x.__getitem__), [], None)]
         steps = 0
         while todo:
-            n, enc, path = todo.pop()
+            n, enc, path, inlined = todo.pop()
             steps += 1
             if steps > MAX_SEGMENT_STEPS:
                 raise TypeError(f"a path segment in {f.name} is too long")
+            if inlined is not None and n is self.program.functions[inlined.callee].exit:
+                self._inlined_return(inlined, enc)
+                out.extend(self._segment_end(inlined.succ, enc, body, x, frame, [*path, Step("return", inlined)]))
+                continue
             live = [e for e in n.out if not isinstance(e, AbortEdge)]  # abort ends the path
             for i, e in enumerate(live):
                 here = enc if i == len(live) - 1 else _copy(enc)
                 if isinstance(e, CallEdge):
                     if isinstance(here, CellEncoding | HeapEncoding):
                         here.current = e  # the arguments' reads are this edge's
+                    if inlined is None and self._inlinable(e.callee):
+                        callee = self.program.functions[e.callee]
+                        self._inlined_call(e, here)
+                        todo.append((callee.entry, here, [*path, Step("call", e, _callee_entry=callee.entry)], e))
+                        continue
                     calls = self._call(f, e, here, body, x)
                     for c in calls:
                         c.edges = [*path, e]
                     out.extend(calls)
                     continue
                 here.edge(e, lambda: self.globals)
-                if self.cut(f, e.succ):
-                    exact = [here.deciding(here.decided)] if _error_ahead(e.succ) \
-                        and isinstance(here, CellEncoding | HeapEncoding) and here.decided is not None else []
-                    out.append(Clause(key(e.succ), [here.read(v) for v in frame], body,
-                                      list(here.constraints) + self._ranges(x) + exact, edges=[*path, e]))
-                    out.extend(self._out_of_bounds(here, body, x, [*path, e]))
+                if inlined is None and self.cut(f, e.succ):
+                    out.extend(self._segment_end(e.succ, here, body, x, frame, [*path, e]))
                 else:
-                    todo.append((e.succ, here, [*path, e]))
+                    todo.append((e.succ, here, [*path, e], inlined))
         return out
+
+    def _segment_end(self, n: CFANode, here: SegmentEncoder, body: list, x: dict, frame: list[str],
+                     path: list) -> list[Clause]:
+        """The clause of a path from the segment's start to the cut point ``n``."""
+        exact = [here.deciding(here.decided)] if _error_ahead(n) \
+            and isinstance(here, CellEncoding | HeapEncoding) and here.decided is not None else []
+        return [Clause(key(n), [here.read(v) for v in frame], body,
+                       list(here.constraints) + self._ranges(x) + exact, edges=path),
+                *self._out_of_bounds(here, body, x, path)]
+
+    # ---- small callees in place -----------------------------------------------------------
+    def _inlinable(self, name: str) -> bool:
+        """Whether a call of ``name`` is encoded in place rather than through its summary: on a
+        program with heap objects (horn_heap.py), a callee without loops, calls or error
+        locations. Its summary would relate the distinguished object before and after the
+        call case by case (``d == n ==> v.f == x``), which Spacer seldom finds: a list push
+        in a function took it 40 s, where the same code in the caller takes 1 s."""
+        got = self._inline.get(name)
+        if got is None:
+            callee = self.program.functions[name]
+            edges = list(callee.edges())
+            got = bool(self.heap.types) and callee is not self.program.start and len(edges) <= MAX_INLINE_EDGES \
+                and not any(isinstance(e, CallEdge) for e in edges) \
+                and not any(n.loop_head or n.error is not None for n in callee.nodes)
+            self._inline[name] = got
+        return got
+
+    def _inlined_call(self, e: CallEdge, enc: SegmentEncoder) -> None:
+        """Into an inlined callee: its locals arbitrary, its parameters the arguments, the
+        objects and variables passed by reference copied in."""
+        th = self.th
+        callee = self.program.functions[e.callee]
+        args = self._args(enc, e, callee)
+        for v in sorted(n for n, info in th.vars.items() if info.function == callee.name and th.modelled(n)):
+            enc.havoc(v)
+        for p, value in args.items():
+            enc.write(p, value)
+        for q, c in self.fields.passed(e, callee.params) + self.heap.passed(e, callee.params):
+            enc.write(q, enc.read(c))
+
+    def _inlined_return(self, e: CallEdge, enc: SegmentEncoder) -> None:
+        """Back from an inlined callee: references copied out, the result assigned."""
+        th = self.th
+        callee = self.program.functions[e.callee]
+        for q, c in self.fields.passed(e, callee.params) + self.heap.passed(e, callee.params):
+            enc.write(c, enc.read(q))
+        lhs, rv = e.lhs, callee.result_var
+        if lhs is None:
+            return
+        if rv is not None and th.modelled(rv) and isinstance(lhs.type, IntType):
+            rt = th.type_of(rv)
+            result = enc.cast(enc.read(rv), rt, lhs.type) if rt != lhs.type else enc.read(rv)
+            enc.assign(lhs, lambda: result)
+        elif rv is not None and rv in self.heap.pointers and isinstance(lhs, Var) and lhs.name in self.heap.pointers:
+            result = enc.read(rv)
+            enc.assign(lhs, lambda: result)
+        else:
+            enc.assign(lhs, None)
 
     def _out_of_bounds(self, enc: SegmentEncoder, body: list, x: dict, edges: list) -> list[Clause]:
         """An array access outside the array, on this segment: undefined behaviour, so an error
@@ -398,7 +468,7 @@ class Encoder:
         # Into the callee: parameters from the arguments, the caller's globals; locals arbitrary.
         y = self._fresh_frame(callee)
         # The fields of structs passed by pointer go in as parameters do, and come back out.
-        fields = self.fields.passed(e, callee.params)
+        fields = self.fields.passed(e, callee.params) + self.heap.passed(e, callee.params)
         links = [y[p] == v for p, v in args.items()] + [y[g] == enc.read(g) for g in self.globals]
         links += [y[q] == enc.read(c) for q, c in fields] + [y[old(q)] == y[q] for q, _ in fields]
         links += [y[old(p)] == y[p] for p in args] + [y[old(g)] == y[g] for g in self.globals]
@@ -413,7 +483,8 @@ class Encoder:
         ret = [z[old(p)] == v for p, v in args.items()] + [z[old(g)] == enc.read(g) for g in self.globals]
         ret += [z[old(q)] == enc.read(c) for q, c in fields]
         for g in self.globals:
-            enc.write(g, z[g])
+            if not self.heap.kept(g, callee.name):
+                enc.write(g, z[g])
         for q, c in fields:
             enc.write(c, z[q])
         lhs = e.lhs
@@ -424,6 +495,8 @@ class Encoder:
                 rt = th.type_of(rv)
                 result = enc.cast(z[rv], rt, lt) if rt != lt else z[rv]
                 enc.assign(lhs, lambda: result)
+            elif rv is not None and rv in self.heap.pointers and isinstance(lhs, Var) and lhs.name in self.heap.pointers:
+                enc.assign(lhs, lambda: z[rv])  # an object number, as the callee returned it
             else:
                 enc.assign(lhs, None)
         back = Clause(key(e.succ), [enc.read(v) for v in frame],
@@ -457,6 +530,9 @@ class Encoder:
             if not self.th.modelled(p):
                 continue
             pt = self.th.type_of(p)
+            if p in self.heap.pointers and isinstance(enc, HeapEncoding):
+                out[p] = enc.ptr(a)
+                continue
             if not isinstance(a.type, IntType):
                 out[p] = enc.arbitrary(pt)
                 continue

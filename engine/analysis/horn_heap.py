@@ -44,6 +44,7 @@ from ..cfa.ir import (
     AssignEdge,
     AssumeEdge,
     Binary,
+    CallEdge,
     Cast,
     Const,
     DeclEdge,
@@ -53,6 +54,7 @@ from ..cfa.ir import (
     ExternalCallEdge,
     Member,
     Nondet,
+    ReturnEdge,
     Unary,
     Var,
 )
@@ -85,15 +87,24 @@ class Heap:
 
     types: dict[str, HeapType] = field(default_factory=dict)
     pointers: dict[str, str] = field(default_factory=dict)  # variable -> the struct key it points to
+    # A reference parameter (``Node **pp``, used only as ``*pp``) -> the pseudo-variable that
+    # holds ``*pp``: the caller's pointer variable, copied in and out as horn_fields.py does.
+    refs: dict[str, str] = field(default_factory=dict)
     vars: dict[str, VarInfo] = field(default_factory=dict)
+    # The functions that may change the objects (allocate, store into a field, call an unknown
+    # function that may write globals, or call one that does): a call of any other leaves the
+    # caller's pseudo-variables as they were, which Spacer then need not prove of its summary.
+    modifying: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, program: Program) -> Heap:
         found = _morphable(program)
         if found is None:
             return cls()
-        keys, pointers = found
-        out = cls(pointers=pointers)
+        keys, pointers, refs = found
+        out = cls(pointers=pointers, refs={r: f"{r}->*" for r in refs})
+        for r, pseudo in out.refs.items():
+            out.vars[pseudo] = VarInfo(pseudo, INDEX, program.vars[r].function)
         for k in sorted(keys):
             fields: dict[str, str] = {}
             types: dict[str, IntType] = {}
@@ -117,15 +128,57 @@ class Heap:
         for name in pointers:
             info = program.vars[name]
             out.vars[name] = VarInfo(name, INDEX, info.function)
+        out.modifying = _modifying(program)
+        return out
+
+    def kept(self, var: str, callee: str) -> bool:
+        """Whether a call of ``callee`` leaves the pseudo-variable ``var`` as it was."""
+        return var in self.vars and var not in self.pointers and var not in self.refs.values() \
+            and callee not in self.modifying
+
+    def inputs(self, params: list[str]) -> list[str]:
+        """The pseudo-variables of a function's reference parameters (entry copies too)."""
+        return [self.refs[p] for p in params if p in self.refs]
+
+    def passed(self, call: CallEdge, params: list[str]) -> list[tuple[str, str]]:
+        """(callee's pseudo-variable, caller's variable) for each reference a call hands over."""
+        out = []
+        for q, a in zip(params, call.args):
+            if q in self.refs:
+                if isinstance(a, AddrOf):
+                    assert isinstance(a.arg, Var)
+                    out.append((self.refs[q], a.arg.name))
+                else:
+                    assert isinstance(a, Var)
+                    out.append((self.refs[q], self.refs[a.name]))
         return out
 
     def initial(self, x: dict[str, z3.ExprRef], th) -> list[z3.BoolRef]:
         """At the program's start: no object yet, and the distinguished one is some object."""
         out: list[z3.BoolRef] = []
         for ht in self.types.values():
-            out += [x[ht.n] == th.const(0, INDEX), x[ht.d] >= th.const(1, INDEX),
-                    x[ht.d] <= th.const(MAX_OBJECTS, INDEX)]
+            out += [x[ht.n] == th.const(0, INDEX), x[ht.d] >= th.const(1, INDEX)]
         return out
+
+
+def _modifying(program: Program) -> set[str]:
+    out: set[str] = set()
+    calls: dict[str, set[str]] = {}
+    for f in program.all_functions():
+        for e in f.edges():
+            if isinstance(e, CallEdge):
+                calls.setdefault(e.callee, set()).add(f.name)
+            elif isinstance(e, ExternalCallEdge) and (e.callee in ALLOCATORS or e.writes_globals):
+                out.add(f.name)
+            elif isinstance(e, ExternalCallEdge | AssignEdge) and isinstance(e.lhs, Member):
+                out.add(f.name)
+    todo = list(out)
+    while todo:
+        for caller in calls.get(todo.pop(), ()):
+            if caller not in out:
+                out.add(caller)
+                todo.append(caller)
+    return out
 
 
 def _target(t: CType) -> str | None:
@@ -138,25 +191,27 @@ class _Reject(Exception):
     pass
 
 
-def _morphable(program: Program) -> tuple[set[str], dict[str, str]] | None:
-    """The struct types whose objects the clauses can number, and the pointer variables (key:
-    the struct pointed to), or None where any use of a struct pointer is outside the forms."""
+def _morphable(program: Program) -> tuple[set[str], dict[str, str], dict[str, str]] | None:
+    """The struct types whose objects the clauses can number, the pointer variables and the
+    reference parameters (each with the struct pointed to), or None where any use of a struct
+    pointer is outside the forms."""
     pointers: dict[str, str] = {}
+    refs: dict[str, str] = {}
+    params = {p for f in program.all_functions() for p in f.params}
     for name, info in program.vars.items():
         k = _target(info.type)
         if k is not None:
-            if info.addressed or info.is_global:
+            if info.is_global:
                 return None
-            pointers[name] = k
+            pointers[name] = k  # (taken by address only as a reference argument: checked below)
+        k = _ref_target(info.type)
+        if k is not None and name in params and not info.addressed:
+            refs[name] = k
     if not pointers:
         return None
-    if {p for f in program.all_functions() for p in f.params} & pointers.keys():
-        return None
-    walk = _Walk(program, pointers)
+    walk = _Walk(program, pointers, refs)
     try:
         for f in program.all_functions():
-            if f.result_var is not None and _target(program.vars[f.result_var].type) is not None:
-                return None
             for e in f.edges():
                 if isinstance(e, ExternalCallEdge) and e.callee in ALLOCATORS:
                     walk.allocation(e)
@@ -165,15 +220,16 @@ def _morphable(program: Program) -> tuple[set[str], dict[str, str]] | None:
         keys = walk.keys()
     except _Reject:
         return None
-    return keys, {**pointers, **{t: k for t, k in walk.temps.items() if k is not None}}
+    return keys, {**pointers, **{t: k for t, k in walk.temps.items() if k is not None}}, refs
 
 
 class _Walk:
     """Every use of a struct pointer, checked against the forms the encoding models."""
 
-    def __init__(self, program: Program, pointers: dict[str, str]):
+    def __init__(self, program: Program, pointers: dict[str, str], refs: dict[str, str]):
         self.program = program
         self.pointers = pointers
+        self.refs = refs
         self.temps: dict[str, str | None] = {}  # an allocator's result -> the struct it becomes
         self.sizes: dict[str, list[Expr | None]] = {}
         self.fields: set[str] = set()  # struct types pointer fields point to
@@ -223,6 +279,8 @@ class _Walk:
         if isinstance(x, Member) and _target(x.type) == k:
             self.access(x)
             return
+        if isinstance(x, Deref) and isinstance(x.ptr, Var) and self.refs.get(x.ptr.name) == k:
+            return  # ``*pp``: the caller's variable, copied in and out
         raise _Reject
 
     def access(self, x: Member) -> None:
@@ -254,8 +312,8 @@ class _Walk:
         if isinstance(x, Unary) and x.op == "!" and _target(x.arg.type):
             self.cond(x.arg)
             return
-        if _target(x.type) is not None or (isinstance(x, Var) and x.name in self.temps) \
-                or isinstance(x.type, StructType):
+        if _target(x.type) is not None or _ref_target(x.type) is not None \
+                or (isinstance(x, Var) and x.name in self.temps) or isinstance(x.type, StructType):
             raise _Reject
         if isinstance(x, Deref | AddrOf | Member) and _mentions_struct(x):
             raise _Reject
@@ -268,6 +326,33 @@ class _Walk:
             self.ptr(x, k)
         else:
             self.value(x)
+
+    def call(self, e: CallEdge) -> None:
+        """Struct pointers by value, and references to the caller's pointer variables (``&l``,
+        or a reference parameter passed on) for reference parameters, one variable once."""
+        callee = self.program.functions[e.callee]
+        referred: set[str] = set()
+        for q, a in zip(callee.params, e.args):
+            if q in self.pointers:
+                self.ptr(a, self.pointers[q])
+            elif q in self.refs:
+                ref = _referred(a, self.pointers, self.refs, self.refs[q])
+                if ref is None or ref in referred:
+                    raise _Reject
+                referred.add(ref)
+            else:
+                self.value(a)
+        if len(e.args) > len(callee.params):
+            for a in e.args[len(callee.params):]:
+                self.value(a)
+        lhs = e.lhs
+        if lhs is not None:
+            rv = callee.result_var
+            if isinstance(lhs, Var) and lhs.name in self.pointers:
+                if rv is None or self.pointers.get(rv) != self.pointers[lhs.name]:
+                    raise _Reject
+            else:
+                self.value(lhs)
 
     # ---- edges ----------------------------------------------------------------------------
     def edge(self, e: Edge) -> None:
@@ -292,6 +377,9 @@ class _Walk:
                 if not isinstance(rhs, Nondet):
                     self.ptr(rhs, self.pointers[lhs.name])
                 return
+            if isinstance(lhs, Deref) and isinstance(lhs.ptr, Var) and lhs.ptr.name in self.refs:
+                self.ptr(rhs, self.refs[lhs.ptr.name])
+                return
             if isinstance(lhs, Member) and isinstance(lhs.base, Deref) and _target(lhs.base.ptr.type):
                 self.access(lhs)
                 k = _target(lhs.type)
@@ -309,10 +397,28 @@ class _Walk:
             for x in (*e.args, e.lhs):
                 if x is not None:
                     self.value(x)
+        elif isinstance(e, CallEdge):
+            self.call(e)
+        elif isinstance(e, ReturnEdge):
+            rv = e.result_var
+            if e.value is not None and rv is not None and rv.name in self.pointers:
+                self.ptr(e.value, self.pointers[rv.name])
+            elif e.value is not None:
+                self.value(e.value)
         else:
             for x in edge_exprs(e):
                 if x is not None and not isinstance(x, Nondet):
                     self.value(x)
+
+
+def _referred(a: Expr, pointers: dict[str, str], refs: dict[str, str], k: str) -> str | None:
+    """The caller's variable a reference argument stands for: ``&l`` for a pointer variable
+    ``l``, or the caller's own reference parameter passed on."""
+    if isinstance(a, AddrOf) and isinstance(a.arg, Var) and pointers.get(a.arg.name) == k:
+        return a.arg.name
+    if isinstance(a, Var) and refs.get(a.name) == k:
+        return a.name
+    return None
 
 
 def _null(x: Expr) -> bool:
@@ -320,6 +426,11 @@ def _null(x: Expr) -> bool:
     while isinstance(x, Cast):
         x = x.arg
     return isinstance(x, Const) and x.value == 0
+
+
+def _ref_target(t: CType) -> str | None:
+    """The struct of a pointer to a struct pointer (a reference parameter's type)."""
+    return _target(t.target) if isinstance(t, PointerType) else None
 
 
 def _mentions_struct(x: Expr) -> bool:
@@ -369,6 +480,9 @@ class HeapEncoding:
             return self._const(0)
         if isinstance(x, Var):
             return self.read(x.name)  # type: ignore[attr-defined]
+        if isinstance(x, Deref):
+            assert isinstance(x.ptr, Var)
+            return self.read(self.heap.refs[x.ptr.name])  # type: ignore[attr-defined]
         assert isinstance(x, Member)
         return self._field(x)
 
@@ -416,6 +530,19 @@ class HeapEncoding:
             return self.ptr(e) != self._const(0)
         return super().cond(e)  # type: ignore[misc]
 
+    def assign(self, lhs: Expr | None, value) -> None:
+        """A call's result or an external function's: into a field or a pointer variable too."""
+        if isinstance(lhs, Member) and isinstance(lhs.base, Deref) and _target(lhs.base.ptr.type) in self.heap.types:
+            self._store(lhs, value() if value is not None and isinstance(lhs.type, IntType) else None)
+            return
+        if isinstance(lhs, Var) and lhs.name in self.heap.pointers:
+            if value is None:
+                self.havoc(lhs.name)  # type: ignore[attr-defined]
+            else:
+                self.write(lhs.name, value())  # type: ignore[attr-defined]
+            return
+        super().assign(lhs, value)  # type: ignore[misc]
+
     def _store(self, lhs: Member, value: z3.ExprRef | None) -> None:
         ht, q, hit = self._object(lhs)
         f = lhs.field
@@ -433,7 +560,8 @@ class HeapEncoding:
     def _allocate(self, lhs: Var, k: str) -> None:
         ht = self.heap.types[k]
         before = self.read(ht.n)  # type: ignore[attr-defined]
-        self.constraints.append(before < self._const(MAX_OBJECTS))  # type: ignore[attr-defined]
+        if self.th.name == "bv":  # (the integers do not wrap)  # type: ignore[attr-defined]
+            self.constraints.append(before < self._const(MAX_OBJECTS))  # type: ignore[attr-defined]
         n = before + self._const(1)
         self.write(ht.n, n)  # type: ignore[attr-defined]
         self.write(lhs.name, n)  # type: ignore[attr-defined]
@@ -458,6 +586,17 @@ class HeapEncoding:
                 self.havoc(e.var.name)  # type: ignore[attr-defined]
             else:
                 self.write(e.var.name, self.ptr(e.init))  # type: ignore[attr-defined]
+            return
+        if isinstance(e, AssignEdge) and isinstance(e.lhs, Deref) and isinstance(e.lhs.ptr, Var) \
+                and e.lhs.ptr.name in self.heap.refs:
+            assert e.rhs is not None
+            self.write(self.heap.refs[e.lhs.ptr.name], self.ptr(e.rhs))  # type: ignore[attr-defined]
+            return
+        if isinstance(e, ReturnEdge) and e.result_var is not None and e.result_var.name in pointers:
+            if e.value is None:
+                self.havoc(e.result_var.name)  # type: ignore[attr-defined]
+            else:
+                self.write(e.result_var.name, self.ptr(e.value))  # type: ignore[attr-defined]
             return
         if isinstance(e, AssignEdge) and isinstance(e.lhs, Var) and e.lhs.name in pointers:
             assert e.rhs is not None

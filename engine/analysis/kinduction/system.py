@@ -182,7 +182,7 @@ class TransitionSystem:
                 steps += [Step("op", e) for e in c.edges[:-1]]
                 steps.append(Step("call", c.edges[-1], _callee_entry=program.functions[c.callee].entry))
             else:
-                steps += [Step("op", e) for e in c.edges]
+                steps += [e if isinstance(e, Step) else Step("op", e) for e in c.edges]
         return None
 
     def step(self, i: int, pcs: set[RelKey | None] | None = None) -> z3.BoolRef:
