@@ -30,11 +30,12 @@ import copy
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import z3
 
 from ..cfa.cfa import CFANode, Program
+from ..cfa.ctype import CType
 from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge, Edge
 from .cegar import Confirmed
 from .cpa_algorithm import Budget, BudgetExceeded
@@ -45,7 +46,7 @@ from .predicate.refiner import uninterpreted_consts
 from .result import UnknownReason
 from .scope import uses_memory
 from .smt import EncodingUnsupported, PathEncoder, check_path
-from .solving import OUT_OF_TIME, check_alone, check_within
+from .solving import OUT_OF_TIME, check_alone, check_within, flat_ac
 
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
@@ -56,6 +57,11 @@ MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB befo
 MAX_CONCRETE = 256
 CONCRETE_MS = 2_000  # for finding those values (each check is a small one)
 MAX_SPLIT_TRIES = 4  # per path (with its forks): past that, a path is not one to split
+# A value nested deeper is named (_Encoder.write): flattening costs a walk of the term on every
+# check of a deep condition, so a loop that accumulates a value and tests it each time costs
+# the square of this at most.
+MAX_TERM_DEPTH = 1500
+SIMPLIFY_DEPTH = 64  # a condition nested deeper is flattened before it is simplified
 
 
 class GiveUp(Exception):
@@ -79,6 +85,11 @@ class _Encoder(PathEncoder):
     """The path encoding with undefined behaviour as an arbitrary value and cheap copies for
     branching."""
 
+    def __init__(self, program: Program):
+        super().__init__(program)
+        self.depths: dict[int, int] = {}  # term id -> how deep it nests (shared by the clones)
+        self.kept: list[z3.ExprRef] = []  # the terms of those ids
+
     def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
         return self._arbitrary_if(happens, wrapped)
 
@@ -88,6 +99,46 @@ class _Encoder(PathEncoder):
     def pointer_compare(self, op: str, a: z3.ExprRef, b: z3.ExprRef, c: z3.BoolRef) -> z3.BoolRef:
         self.counter += 1
         return z3.If(self.mem.determined(op, a, b), c, z3.Bool(f"unspecified#{self.counter}"))
+
+    def write(self, name: str, t: CType, value: Any, frame: int, step: int) -> None:
+        """The value itself rather than a variable defined equal to it, up to a depth: a fold
+        over an array then stays one term, which z3's rewriter puts in order (the xor of 1,000
+        cells before and after a rotation is the same term once flattened: array-crafted/xor2,
+        where the definitions cost 4 s per check). Deeper, the term is named, as the path
+        encoding does, so that no check walks a term without end."""
+        if isinstance(value, int) or z3.is_bv_value(value) or self._depth(value) > MAX_TERM_DEPTH:
+            super().write(name, t, value, frame, step)
+            return
+        self.cur[self.inst(name, frame)] = value
+        self.enc.writes[step].append((name, value, t))
+
+    def simplified(self, c: z3.BoolRef) -> z3.BoolRef:
+        """``c`` simplified; a deep one flattened first (``flat_ac``): z3's rewriter flattens
+        a chain of one operation in time quadratic in its depth (5 s for xor2's 1,000 cells,
+        where flattening first takes 0.2 s), and so does a solver that is given it."""
+        if self._depth(c) > SIMPLIFY_DEPTH:
+            c = flat_ac([c])[0]
+        return z3.simplify(c)
+
+    def _depth(self, term: z3.ExprRef) -> int:
+        """How deep ``term`` nests, from the depths of the terms written before (most values
+        are an operation over them)."""
+        depths = self.depths
+        todo = [term]
+        while todo:
+            u = todo[-1]
+            if u.get_id() in depths:
+                todo.pop()
+                continue
+            kids = [u.arg(i) for i in range(u.num_args())] if z3.is_app(u) else []
+            missing = [k for k in kids if k.get_id() not in depths]
+            if missing:
+                todo.extend(missing)
+                continue
+            todo.pop()
+            depths[u.get_id()] = 1 + max((depths[k.get_id()] for k in kids), default=0)
+            self.kept.append(u)  # (an id stays that term's while the term lives)
+        return depths[term.get_id()]
 
     def _arbitrary_if(self, bad: z3.BoolRef, value: z3.ExprRef) -> z3.ExprRef:
         bad = z3.simplify(bad)
@@ -239,7 +290,7 @@ class Explorer:
             return nxt  # the step itself will say so
         if isinstance(c, bool):
             return [a if a.truth == c else b]
-        c = z3.simplify(c)
+        c = path.enc.simplified(c)
         if z3.is_true(c) or z3.is_false(c):
             return [a if a.truth == z3.is_true(c) else b]
         return nxt
@@ -364,7 +415,7 @@ class Explorer:
         path.length += 1
         path.node = nxt
         enc, mem = path.enc.enc, path.enc.mem
-        new = [z3.simplify(c) for c in (*enc.constraints[path.added:], *mem.constraints[path.mem_added:])]
+        new = [path.enc.simplified(c) for c in (*enc.constraints[path.added:], *mem.constraints[path.mem_added:])]
         path.added, path.mem_added = len(enc.constraints), len(mem.constraints)
         new = [c for c in new if not z3.is_true(c)]
         if any(z3.is_false(c) for c in new):
@@ -398,7 +449,9 @@ class Explorer:
             self.budget.check()
             # The incremental solver skips the preprocessing that substitutes the path's
             # definitions: a question it cannot answer in a moment goes to a solver of its own.
-            res, solver = check_alone(list(solver.assertions()), self._ms(SOLVER_MS - INCREMENTAL_MS))
+            # Chains of one associative operation become one application first (what the
+            # rewriter would do, in linear time), so that it can put their operands in order.
+            res, solver = check_alone(flat_ac(list(solver.assertions())), self._ms(SOLVER_MS - INCREMENTAL_MS))
         if res == z3.unknown:
             self.budget.check()
             why = solver.reason_unknown()

@@ -166,6 +166,55 @@ def check_alone(facts: list[z3.BoolRef], timeout_ms: int,
     return res, solver
 
 
+MAX_FLAT = 50_000  # operands of one flattened application, at most
+_AC = None  # the associative and commutative operators flat_ac gathers (set on first use: z3 loads lazily)
+
+
+def flat_ac(facts: list[z3.BoolRef]) -> list[z3.BoolRef]:
+    """``facts`` with every chain of one associative, commutative operation (``+``, ``&``,
+    ``|``, ``^`` on bit-vectors) as one application over all its operands, in linear time;
+    shared subterms are rebuilt once."""
+    global _AC
+    if _AC is None:
+        _AC = {z3.Z3_OP_BADD, z3.Z3_OP_BAND, z3.Z3_OP_BOR, z3.Z3_OP_BXOR}
+    memo: dict[int, z3.ExprRef] = {}
+
+    def operands(u: z3.ExprRef, kind: int) -> list[z3.ExprRef]:
+        out: list[z3.ExprRef] = []
+        todo = [u.arg(i) for i in reversed(range(u.num_args()))]
+        while todo:
+            x = todo.pop()
+            # (A chain that shares its subterms would flatten into exponentially many.)
+            if len(out) + len(todo) < MAX_FLAT and z3.is_app(x) and x.decl().kind() == kind:
+                todo.extend(x.arg(i) for i in reversed(range(x.num_args())))
+            else:
+                out.append(x)
+        return out
+
+    todo: list[tuple[z3.ExprRef, bool]] = [(f, False) for f in facts]
+    while todo:
+        u, ready = todo.pop()
+        if u.get_id() in memo:
+            continue
+        if not z3.is_app(u) or u.num_args() == 0:
+            memo[u.get_id()] = u
+            continue
+        kind = u.decl().kind()
+        kids = operands(u, kind) if kind in _AC else [u.arg(i) for i in range(u.num_args())]
+        missing = [k for k in kids if k.get_id() not in memo]
+        if missing and not ready:
+            todo.append((u, True))
+            todo.extend((k, False) for k in missing)
+            continue
+        args = [memo[k.get_id()] for k in kids]
+        if all(a.eq(k) for a, k in zip(args, kids)) and len(kids) == u.num_args():
+            memo[u.get_id()] = u
+        else:
+            arr = (z3.Ast * len(args))(*(a.as_ast() for a in args))
+            memo[u.get_id()] = z3.z3._to_expr_ref(z3.Z3_mk_app(u.ctx_ref(), u.decl().ast, len(args), arr), u.ctx)
+    return [memo[f.get_id()] for f in facts]  # type: ignore[misc]
+
+
 def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:
     """``v`` of type ``src`` widened to ``bits`` by its signedness."""
     return v if bits == src.bits else (z3.SignExt if src.signed else z3.ZeroExt)(bits - src.bits, v)
