@@ -747,7 +747,8 @@ def _checked(program: Program, lia: Encoder, generalize: frozenset[int], candida
     summaries = {}
     for f in program.functions.values():
         got_f = candidate.get(key(f.exit))
-        if got_f is not None:
+        # (A callee encoded in place has no clauses into its relations: nothing to show.)
+        if got_f is not None and not lia._inlinable(f.name):
             summaries[f.name] = summary_text(got_f, lia.frame(f), program)
     return HornOutcome("safe", "", 0.0, summaries)
 
@@ -878,6 +879,8 @@ def summary_text(got: Interpretation, names: list[str], program: Program) -> str
         display = base.rsplit("::", 1)[-1]
         if info is not None and info.is_result:
             shown[h.get_id()] = "\\result"
+        elif base.endswith("->*"):  # what a reference parameter refers to (horn_heap.py)
+            shown[h.get_id()] = f"\\old(*{display[:-3]})" if v != base else f"*{display[:-3]}"
         elif "->" in base:  # a field behind a pointer parameter (horn_fields.py), in and out
             shown[h.get_id()] = f"\\old({display})" if v != base else display
         elif v != base and info is not None and info.is_param:

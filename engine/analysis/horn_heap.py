@@ -24,11 +24,15 @@ no proof may rely on), each for the distinguished object and hence for every obj
   field ``f`` has been written since its allocation).
 
 It applies to a program only where every use of such objects goes through these forms: the
-struct's pointers are local variables (not parameters, results, globals, or taken by address)
-assigned from ``malloc(sizeof(T))``, NULL, one another or a pointer field, compared for
-(in)equality or tested for NULL, and dereferenced only to read or write an integer or
-pointer field; no object of the type is declared, copied, freed, or handed to a function.
-Anything else leaves the whole heap out: its reads stay arbitrary values, as before.
+struct's pointers are local variables, parameters and results (no globals) assigned from
+``malloc(sizeof(T))``, NULL, one another or a pointer field, compared for (in)equality or
+tested for NULL, and dereferenced only to read or write an integer or pointer field; a
+pointer variable's address is taken only as the argument of a reference parameter
+(``Node **pp``, used only as ``*pp`` or passed on as such), which copies the variable in and
+out as horn_fields.py copies a struct's fields (a call passes one variable once). No object of
+the type is declared, copied, freed, or handed to an unknown function, and allocation is
+assumed to succeed (``--alloc-may-fail`` leaves the heap out). Anything else leaves the whole
+heap out: its reads stay arbitrary values, as before.
 """
 
 from __future__ import annotations
