@@ -4,7 +4,7 @@ application, equivalent to what it was given, in time linear in the term."""
 from __future__ import annotations
 
 import z3
-from cbam.engine.analysis.solving import MAX_FLAT, flat_ac
+from cbam.engine.analysis.solving import flat_ac
 
 
 def _chain(op, xs):
@@ -48,5 +48,5 @@ def test_a_shared_chain_does_not_blow_up() -> None:
     for _ in range(40):  # 2**40 operands as a tree
         t = t + t
     (f,) = flat_ac([t == 3])
-    assert f.arg(0).num_args() <= MAX_FLAT + 2
+    assert f.arg(0).num_args() <= 42  # each shared sum once: x, x, then 2x, 4x, ... as operands
     assert z3.Solver().check(f != (t == 3)) == z3.unsat

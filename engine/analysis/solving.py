@@ -182,10 +182,14 @@ def flat_ac(facts: list[z3.BoolRef]) -> list[z3.BoolRef]:
     def operands(u: z3.ExprRef, kind: int) -> list[z3.ExprRef]:
         out: list[z3.ExprRef] = []
         todo = [u.arg(i) for i in reversed(range(u.num_args()))]
+        expanded: set[int] = set()
         while todo:
             x = todo.pop()
-            # (A chain that shares its subterms would flatten into exponentially many.)
-            if len(out) + len(todo) < MAX_FLAT and z3.is_app(x) and x.decl().kind() == kind:
+            # A subterm met again stays one operand: a chain that shares its subterms
+            # (``s = s + s``) would flatten into exponentially many.
+            if len(out) + len(todo) < MAX_FLAT and z3.is_app(x) and x.decl().kind() == kind \
+                    and x.get_id() not in expanded:
+                expanded.add(x.get_id())
                 todo.extend(x.arg(i) for i in reversed(range(x.num_args())))
             else:
                 out.append(x)
