@@ -264,6 +264,7 @@ class Encoder:
         self._tag = 0
         self._cuts: dict[int, bool] = {}
         self._inline: dict[str, bool] = {}  # callee -> encoded in place (``_inlinable``)
+        self._own: dict[str, list[str]] = {}  # function -> its modelled variables (``_locals``)
         self.signs: dict[RelKey, list[bool]] = {}  # per relation: how each argument reads as an integer
 
     def frame(self, fn: FunctionCFA) -> list[str]:
@@ -417,13 +418,21 @@ class Encoder:
             self._inline[name] = got
         return got
 
+    def _locals(self, name: str) -> list[str]:
+        """A function's modelled variables, parameters included (the frame without globals and
+        entry copies)."""
+        got = self._own.get(name)
+        if got is None:
+            th = self.th
+            got = self._own[name] = sorted(n for n, info in th.vars.items() if info.function == name and th.modelled(n))
+        return got
+
     def _inlined_call(self, e: CallEdge, enc: SegmentEncoder) -> None:
         """Into an inlined callee: its locals arbitrary, its parameters the arguments, the
         objects and variables passed by reference copied in."""
-        th = self.th
         callee = self.program.functions[e.callee]
         args = self._args(enc, e, callee)
-        for v in sorted(n for n, info in th.vars.items() if info.function == callee.name and th.modelled(n)):
+        for v in self._locals(callee.name):
             enc.havoc(v)
         for p, value in args.items():
             enc.write(p, value)
@@ -432,20 +441,25 @@ class Encoder:
 
     def _inlined_return(self, e: CallEdge, enc: SegmentEncoder) -> None:
         """Back from an inlined callee: references copied out, the result assigned."""
-        th = self.th
         callee = self.program.functions[e.callee]
         for q, c in self.fields.passed(e, callee.params) + self.heap.passed(e, callee.params):
             enc.write(c, enc.read(q))
-        lhs, rv = e.lhs, callee.result_var
+        rv = callee.result_var
+        self._result(e, callee, enc, enc.read(rv) if rv is not None and self.th.modelled(rv) else None)
+
+    def _result(self, e: CallEdge, callee: FunctionCFA, enc: SegmentEncoder, value: z3.ExprRef | None) -> None:
+        """The call's result ``value`` (the callee's result variable at its exit) into the call's
+        lhs, through assign, which knows every modelled kind of place: an integer converted to
+        the lhs's type, an object number as the callee returned it; anything else any value."""
+        th, lhs, rv = self.th, e.lhs, callee.result_var
         if lhs is None:
             return
-        if rv is not None and th.modelled(rv) and isinstance(lhs.type, IntType):
+        if value is not None and rv is not None and isinstance(lhs.type, IntType) and rv not in self.heap.pointers:
             rt = th.type_of(rv)
-            result = enc.cast(enc.read(rv), rt, lhs.type) if rt != lhs.type else enc.read(rv)
+            result = enc.cast(value, rt, lhs.type) if rt != lhs.type else value
             enc.assign(lhs, lambda: result)
-        elif rv is not None and rv in self.heap.pointers and isinstance(lhs, Var) and lhs.name in self.heap.pointers:
-            result = enc.read(rv)
-            enc.assign(lhs, lambda: result)
+        elif value is not None and rv in self.heap.pointers and isinstance(lhs, Var) and lhs.name in self.heap.pointers:
+            enc.assign(lhs, lambda: value)
         else:
             enc.assign(lhs, None)
 
@@ -487,18 +501,7 @@ class Encoder:
                 enc.write(g, z[g])
         for q, c in fields:
             enc.write(c, z[q])
-        lhs = e.lhs
-        if lhs is not None:  # through assign, which knows every modelled kind of place
-            rv = callee.result_var
-            lt = lhs.type
-            if rv is not None and th.modelled(rv) and isinstance(lt, IntType):
-                rt = th.type_of(rv)
-                result = enc.cast(z[rv], rt, lt) if rt != lt else z[rv]
-                enc.assign(lhs, lambda: result)
-            elif rv is not None and rv in self.heap.pointers and isinstance(lhs, Var) and lhs.name in self.heap.pointers:
-                enc.assign(lhs, lambda: z[rv])  # an object number, as the callee returned it
-            else:
-                enc.assign(lhs, None)
+        self._result(e, callee, enc, z.get(callee.result_var) if callee.result_var else None)
         back = Clause(key(e.succ), [enc.read(v) for v in frame],
                       [*body, (key(callee.exit), [z[v] for v in cframe])],
                       list(enc.constraints) + ret + self._ranges(x) + self._ranges(z), callee.name, True)

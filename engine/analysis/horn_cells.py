@@ -304,4 +304,4 @@ class CellEncoding:
         return z3.And(hits) if hits else z3.BoolVal(True)
 
 
-__all__ = ["Cells", "CellEncoding", "INDEX", "edge_exprs"]
+__all__ = ["Cells", "CellEncoding", "FLAG", "INDEX", "edge_exprs"]

@@ -63,9 +63,8 @@ from ..cfa.ir import (
     Var,
 )
 from ..cfa.layout import Layout
-from .horn_cells import INDEX, edge_exprs
+from .horn_cells import FLAG, INDEX, edge_exprs
 
-FLAG = IntType("int", 32, True, 3)
 # More objects than this cannot exist in an address space of 64 bits (each takes a byte at
 # least); an execution past it is none of the program's, and the count cannot wrap.
 MAX_OBJECTS = 1 << 62
@@ -136,9 +135,9 @@ class Heap:
         return out
 
     def kept(self, var: str, callee: str) -> bool:
-        """Whether a call of ``callee`` leaves the pseudo-variable ``var`` as it was."""
-        return var in self.vars and var not in self.pointers and var not in self.refs.values() \
-            and callee not in self.modifying
+        """Whether a call of ``callee`` leaves the global ``var`` as it was (a pseudo-variable of
+        the objects, and ``callee`` one that cannot change them)."""
+        return var in self.vars and callee not in self.modifying
 
     def inputs(self, params: list[str]) -> list[str]:
         """The pseudo-variables of a function's reference parameters (entry copies too)."""
