@@ -86,6 +86,7 @@ class MergedOutcome:
     reason: str = ""
     confirmed: list[Confirmed] = field(default_factory=list)
     bound: int = 0  # the bound of the last round
+    deeper: bool = False  # a loop or recursion went on past the last round's bound
     states: int = 0  # states taken (all rounds)
     merges: int = 0  # states merged into another (all rounds)
 

@@ -48,7 +48,7 @@ from .scope import uses_memory
 from .smt import EncodingUnsupported, PathEncoder, check_path
 from .solving import OUT_OF_TIME, check_alone, check_within, flat_ac
 
-UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192)  # passes of one location on one path, per round
+UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192, 32768)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
 INCREMENTAL_MS = 1_000  # of that, for the incremental solver before the question goes to one of its own
 MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB before it is given up
@@ -60,7 +60,7 @@ MAX_SPLIT_TRIES = 4  # per path (with its forks): past that, a path is not one t
 # A value nested deeper is named (_Encoder.write): flattening costs a walk of the term on every
 # check of a deep condition, so a loop that accumulates a value and tests it each time costs
 # the square of this at most.
-MAX_TERM_DEPTH = 1500
+MAX_TERM_DEPTH = 50_000
 SIMPLIFY_DEPTH = 64  # a condition nested deeper is flattened before it is simplified
 
 
@@ -79,6 +79,7 @@ class PathsOutcome:
     confirmed: list[Confirmed] = field(default_factory=list)
     paths: int = 0  # complete paths followed (all rounds)
     unwind: int = 0  # the bound of the last round
+    deeper: bool = False  # a path went on past the last round's bound
 
 
 class _Encoder(PathEncoder):
@@ -89,6 +90,9 @@ class _Encoder(PathEncoder):
         super().__init__(program)
         self.depths: dict[int, int] = {}  # term id -> how deep it nests (shared by the clones)
         self.kept: list[z3.ExprRef] = []  # the terms of those ids
+        # What flat_ac made of the terms in deep conditions (shared by the clones): a branch
+        # asks of both its edges, and a path's checks of the same values.
+        self.flat: dict[int, tuple[z3.ExprRef, z3.ExprRef]] = {}
 
     def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
         return self._arbitrary_if(happens, wrapped)
@@ -116,9 +120,9 @@ class _Encoder(PathEncoder):
         """``c`` simplified; a deep one flattened first (``flat_ac``): z3's rewriter flattens
         a chain of one operation in time quadratic in its depth (5 s for xor2's 1,000 cells,
         where flattening first takes 0.2 s), and so does a solver that is given it."""
-        if self._depth(c) > SIMPLIFY_DEPTH:
-            c = flat_ac([c])[0]
-        return z3.simplify(c)
+        if self._depth(c) <= SIMPLIFY_DEPTH:
+            return z3.simplify(c)
+        return z3.simplify(flat_ac([c], self.flat)[0])
 
     def _depth(self, term: z3.ExprRef) -> int:
         """How deep ``term`` nests, from the depths of the terms written before (most values
@@ -534,6 +538,7 @@ class RoundsOutcome(Protocol):
     kind: UnknownReason
     reason: str
     confirmed: list[Confirmed]
+    deeper: bool
 
 
 _O = TypeVar("_O", bound=RoundsOutcome)
@@ -545,7 +550,8 @@ def run_rounds(out: _O, bounds: Iterable[int], at: Callable[[int], None], round_
     """Rounds of a bounded search with growing ``bounds`` (``round_`` says whether it cut a
     feasible path), until one covers every execution, enough violations are confirmed, or time
     runs out. The answer is TRUE only without an undecided error location (one reached only
-    through undefined behaviour, unless another path really reached it)."""
+    through undefined behaviour, unless another path really reached it). ``deeper``: the last
+    bound was not enough (a loop runs longer, or the paths branch further)."""
     try:
         for bound in bounds:
             at(bound)
@@ -562,6 +568,7 @@ def run_rounds(out: _O, bounds: Iterable[int], at: Callable[[int], None], round_
                 else:
                     out.status = "unsafe" if out.confirmed else "safe"
                 return out
+        out.deeper = True
         raise GiveUp(UnknownReason.NO_PROGRESS, f"{name}: {beyond}")
     except GiveUp as g:
         out.status = "unsafe" if out.confirmed else "unknown"

@@ -170,14 +170,17 @@ MAX_FLAT = 50_000  # operands of one flattened application, at most
 _AC = None  # the associative and commutative operators flat_ac gathers (set on first use: z3 loads lazily)
 
 
-def flat_ac(facts: list[z3.BoolRef]) -> list[z3.BoolRef]:
+def flat_ac(facts: list[z3.BoolRef], done: dict[int, tuple[z3.ExprRef, z3.ExprRef]] | None = None
+            ) -> list[z3.BoolRef]:
     """``facts`` with every chain of one associative, commutative operation (``+``, ``&``,
     ``|``, ``^`` on bit-vectors) as one application over all its operands, in linear time;
-    shared subterms are rebuilt once."""
+    shared subterms are rebuilt once. ``done``: what earlier calls flattened (a term's id ->
+    it, flattened), read and added to, so that questions about the same deep values (a
+    branch's condition and its negation) walk them once."""
     global _AC
     if _AC is None:
         _AC = {z3.Z3_OP_BADD, z3.Z3_OP_BAND, z3.Z3_OP_BOR, z3.Z3_OP_BXOR}
-    memo: dict[int, z3.ExprRef] = {}
+    memo: dict[int, tuple[z3.ExprRef, z3.ExprRef]] = {} if done is None else done  # (the key's term kept alive)
 
     def operands(u: z3.ExprRef, kind: int) -> list[z3.ExprRef]:
         out: list[z3.ExprRef] = []
@@ -201,7 +204,7 @@ def flat_ac(facts: list[z3.BoolRef]) -> list[z3.BoolRef]:
         if u.get_id() in memo:
             continue
         if not z3.is_app(u) or u.num_args() == 0:
-            memo[u.get_id()] = u
+            memo[u.get_id()] = (u, u)
             continue
         kind = u.decl().kind()
         kids = operands(u, kind) if kind in _AC else [u.arg(i) for i in range(u.num_args())]
@@ -210,13 +213,13 @@ def flat_ac(facts: list[z3.BoolRef]) -> list[z3.BoolRef]:
             todo.append((u, True))
             todo.extend((k, False) for k in missing)
             continue
-        args = [memo[k.get_id()] for k in kids]
+        args = [memo[k.get_id()][1] for k in kids]
         if all(a.eq(k) for a, k in zip(args, kids)) and len(kids) == u.num_args():
-            memo[u.get_id()] = u
+            memo[u.get_id()] = (u, u)
         else:
             arr = (z3.Ast * len(args))(*(a.as_ast() for a in args))
-            memo[u.get_id()] = z3.z3._to_expr_ref(z3.Z3_mk_app(u.ctx_ref(), u.decl().ast, len(args), arr), u.ctx)
-    return [memo[f.get_id()] for f in facts]  # type: ignore[misc]
+            memo[u.get_id()] = (u, z3.z3._to_expr_ref(z3.Z3_mk_app(u.ctx_ref(), u.decl().ast, len(args), arr), u.ctx))
+    return [memo[f.get_id()][1] for f in facts]
 
 
 def extend(v: z3.ExprRef, src: IntType, bits: int) -> z3.ExprRef:

@@ -19,7 +19,8 @@
    most ``PATHS_SECONDS``): it decides bounded programs exactly, inputs bounded ahead of a
    loop split into one concrete path per value (bench/loops' nla tasks with inputs up to 10);
    on a program with memory, after merged-path BMC if that ran out of time
-   (``PATHS_MEMORY_SHARE``, at most ``PATHS_MEMORY_SECONDS``). Then, on a program without
+   (``PATHS_MEMORY_SHARE``, at most ``PATHS_MEMORY_SECONDS``), or longer if a loop ran past
+   its deepest bound (``PATHS_DEEP_SHARE``, at most ``PATHS_DEEP_SECONDS``). Then, on a program without
    memory where one violation is asked for, **random tests** (analysis/testing.py,
    ``TESTING_SHARE``, at most ``TESTING_SECONDS``): runs on random inputs, a run that reaches an
    error confirmed by replaying its path with the values it drew. They find violations deeper
@@ -169,6 +170,12 @@ TESTING_SHARE = 0.03
 TESTING_SECONDS = 2.0
 PATHS_MEMORY_SHARE = 0.25  # after merged-path BMC ran out of time on a program with memory
 PATHS_MEMORY_SECONDS = 15.0
+# ... or after merged-path BMC found a loop longer than its deepest bound (1,024 iterations):
+# path exploration follows a loop with a concrete bound 30,000 times in about 10 s where no
+# other engine relates the cells (array-crafted's xor3, bAnd3, mapsum3: a fold over 10,000
+# cells before and after a rotation).
+PATHS_DEEP_SHARE = 0.6
+PATHS_DEEP_SECONDS = 40.0
 MERGED_SECONDS = 24.0
 MERGED_LATE_SHARE = 0.5  # of what CEGAR left, before path exploration gets the rest
 NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
@@ -291,8 +298,8 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 steps += [templates] if first else []
                 steps.append((partial(_bmc_merged, merged=merged, on_confirmed=on_confirmed), MERGED_SECONDS,
                               MERGED_SHARE))
-                steps.append((partial(_explore_first, on_confirmed=on_confirmed, unless=merged), PATHS_MEMORY_SECONDS,
-                              PATHS_MEMORY_SHARE))
+                steps.append((partial(_explore_first, on_confirmed=on_confirmed, unless=merged, t0=t0),
+                              PATHS_MEMORY_SECONDS, PATHS_MEMORY_SHARE))
                 steps += [] if first else [templates]
             else:
                 steps.append(templates)
@@ -502,7 +509,7 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
 
 def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
                    on_confirmed: Callable[[list[Confirmed]], None] | None = None,
-                   unless: dict[str, int] | None = None) -> tuple[Search | None, bool]:
+                   unless: dict[str, int] | None = None, t0: float = 0.0) -> tuple[Search | None, bool]:
     """Path exploration for a moment, on a program without memory: what it follows to the end
     in that time is decided exactly (it covered every execution), and a violation decides the
     run when one is asked for. Where inputs are bounded ahead of a loop it splits each path
@@ -514,9 +521,14 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
     BMC's record (``_bmc_merged``) on a program with memory, where this runs after it only if
     it ran out of time: it unrolls every loop to a bound doubled round after round, and a list
     of 32 nodes is one round too many (list-ext3's sll_length_check-2: 33 iterations, bound 32
-    at 24 s, 64 beyond the run), where path exploration follows the 31 lists in 9 s."""
-    if unless is not None and not unless.get("again"):
-        return None, False
+    at 24 s, 64 beyond the run), where path exploration follows the 31 lists in 9 s. Where
+    merged-path BMC stopped at its deepest bound instead, this gets more time (from ``t0``,
+    the run's start): such a loop is long rather than branching."""
+    if unless is not None:
+        if unless.get("deeper"):
+            seconds = _share(opts, t0, PATHS_DEEP_SECONDS, PATHS_DEEP_SHARE)
+        elif not unless.get("again"):
+            return None, False
     from ..analysis.paths import explore
 
     out = explore(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
@@ -575,6 +587,7 @@ def _bmc_merged(program: Program, opts: VerifyOptions, stats: Statistics, second
     out = engine.check(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
     merged["bound"] = out.bound
     merged["again"] = int(out.kind == UnknownReason.TIMEOUT)
+    merged["deeper"] = int(out.deeper)
     if out.kind == UnknownReason.TIMEOUT:
         # Its second try starts at the bound this one reached: what it finds then, and the
         # path its model picks, depend on the time.
