@@ -50,3 +50,14 @@ def test_a_shared_chain_does_not_blow_up() -> None:
     (f,) = flat_ac([t == 3])
     assert f.arg(0).num_args() <= 42  # each shared sum once: x, x, then 2x, 4x, ... as operands
     assert z3.Solver().check(f != (t == 3)) == z3.unsat
+
+
+def test_what_an_earlier_call_flattened_is_reused_and_the_same() -> None:
+    xs = [z3.BitVec(f"x{i}", 32) for i in range(200)]
+    t = _chain(lambda p, q: p + q, xs)
+    done: dict = {}
+    (first,) = flat_ac([t == 0], done)
+    assert done  # remembered, the terms kept alive with their ids
+    (again,) = flat_ac([z3.Not(t == 0)], done)
+    assert again.arg(0).eq(first)  # the chain was not walked again: the same application
+    assert z3.Solver().check(again != z3.Not(t == 0)) == z3.unsat

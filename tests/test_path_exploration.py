@@ -307,3 +307,66 @@ def test_a_fold_kept_by_a_permutation_is_one_term(tmp_path: Path) -> None:
     wrong = ROTATED_XOR.replace("x[N - 1] = t;", "x[N - 1] = t + 1;").replace("#define N 1000", "#define N 200")
     out = run_deep(lambda: explore(load_src(wrong, tmp_path, "wrong.c"), Budget(60)))
     assert out.status == "unsafe" and out.confirmed
+
+
+# A loop of 9,000 iterations with a concrete bound: deeper than merged-path BMC's deepest
+# bound (1,024) and than path exploration's before (8,192), and a value 9,000 operations deep.
+LONG_FOLD = """extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int x[2];
+    x[0] = __VERIFIER_nondet_int();
+    x[1] = __VERIFIER_nondet_int();
+    long long r = 0;
+    for (int i = 0; i < 9000; i++) r = r ^ x[i & 1];
+    if (r != 0) reach_error();
+    return 0;
+}
+"""
+
+
+def test_a_long_loop_with_a_concrete_bound_is_followed_to_its_end(tmp_path: Path) -> None:
+    """Each cell is folded in 4,500 times: the value stays one term (it was named past a depth
+    of 1,500, where only the solver could see through the names), and the flattened chain of
+    ``^`` cancels to 0. The portfolio gives it to path exploration when merged-path BMC stops at
+    its deepest bound."""
+    out = run_deep(lambda: explore(load_src(LONG_FOLD, tmp_path), Budget(60)))
+    assert out.status == "safe", out.reason
+    assert out.unwind == 32768 and not out.deeper
+    path = tmp_path / "long.c"
+    path.write_text(LONG_FOLD)
+    res = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=60))).result
+    assert res.verdict == "TRUE", res.reason
+    assert res.statistics.decided_by == "paths"
+
+
+def test_a_loop_longer_than_every_bound_is_not_proved(tmp_path: Path) -> None:
+    code = LONG_FOLD.replace("i < 9000", "i < 40000")
+    out = run_deep(lambda: explore(load_src(code, tmp_path), Budget(60)))
+    assert out.status == "unknown" and out.deeper
+
+
+# A value stored whole and then changed in one byte: reading it back must not give the value
+# (pathmemory reads a value back whole by the bytes it cut from it, and this byte it did not).
+BYTE_OVERWRITTEN = """extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int v = __VERIFIER_nondet_int();
+    int a[2];
+    a[1] = v;
+    unsigned char *p = (unsigned char *)&a[1];
+    p[1] = 0;
+    if (a[1] != v) reach_error();
+    return 0;
+}
+"""
+
+
+def test_a_value_changed_in_one_byte_is_not_read_back_whole(tmp_path: Path) -> None:
+    found = run_deep(lambda: explore(load_src(BYTE_OVERWRITTEN, tmp_path), Budget(30)))
+    assert found.status == "unsafe"
+    [c] = found.confirmed
+    assert c.feasibility.status == "sat"
+    safe = BYTE_OVERWRITTEN.replace("a[1] != v", "a[1] != v && (v & 0xff00) == 0")
+    out = run_deep(lambda: explore(load_src(safe, tmp_path, name="safe.c"), Budget(30)))
+    assert out.status == "safe", out.reason

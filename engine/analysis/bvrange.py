@@ -42,23 +42,26 @@ class Ranges:
 
     def of(self, t: z3.ExprRef) -> Range:
         # Iterative, children first: a sum built step by step is a chain thousands of terms deep.
-        todo = [t]
+        # (A term waits on the stack with its operands, asked of z3 once.)
+        todo: list[tuple[z3.ExprRef, list[z3.ExprRef] | None]] = [(t, None)]
         while todo:
-            u = todo[-1]
+            u, kids = todo[-1]
             if u.get_id() in self._known:
                 todo.pop()
                 continue
-            kids = _operands(u, self._defs)
-            missing = [k for k in kids if k.get_id() not in self._known]
-            if missing:
-                todo.extend(missing)
-                continue
+            if kids is None:
+                kids = _operands(u, self._defs)
+                missing = [k for k in kids if k.get_id() not in self._known]
+                if missing:
+                    todo[-1] = (u, kids)
+                    todo.extend((k, None) for k in missing)
+                    continue
             todo.pop()
-            self._known[u.get_id()] = (u, self._compute(u))
+            self._known[u.get_id()] = (u, self._compute(u, kids))
         return self._known[t.get_id()][1]
 
-    def _compute(self, t: z3.ExprRef) -> Range:
-        ranges = [self._known[k.get_id()][1] for k in _operands(t, self._defs)]
+    def _compute(self, t: z3.ExprRef, kids: list[z3.ExprRef]) -> Range:
+        ranges = [self._known[k.get_id()][1] for k in kids]
         if t.get_id() in self._defs:
             return ranges[0]  # what was written
         bits = t.size()

@@ -59,7 +59,9 @@ CONCRETE_MS = 2_000  # for finding those values (each check is a small one)
 MAX_SPLIT_TRIES = 4  # per path (with its forks): past that, a path is not one to split
 # A value nested deeper is named (_Encoder.write): flattening costs a walk of the term on every
 # check of a deep condition, so a loop that accumulates a value and tests it each time costs
-# the square of this at most.
+# the square of this at most. Deep enough for a fold over 10,000 cells taken three times
+# (array-crafted's xor3: with 1,500, the pieces were named, and only the solver could see through
+# the names, for minutes).
 MAX_TERM_DEPTH = 50_000
 SIMPLIFY_DEPTH = 64  # a condition nested deeper is flattened before it is simplified
 
@@ -128,17 +130,19 @@ class _Encoder(PathEncoder):
         """How deep ``term`` nests, from the depths of the terms written before (most values
         are an operation over them)."""
         depths = self.depths
-        todo = [term]
+        todo: list[tuple[z3.ExprRef, list[z3.ExprRef] | None]] = [(term, None)]  # (with its operands, once known)
         while todo:
-            u = todo[-1]
+            u, kids = todo[-1]
             if u.get_id() in depths:
                 todo.pop()
                 continue
-            kids = [u.arg(i) for i in range(u.num_args())] if z3.is_app(u) else []
-            missing = [k for k in kids if k.get_id() not in depths]
-            if missing:
-                todo.extend(missing)
-                continue
+            if kids is None:
+                kids = [u.arg(i) for i in range(u.num_args())] if z3.is_app(u) else []
+                missing = [k for k in kids if k.get_id() not in depths]
+                if missing:
+                    todo[-1] = (u, kids)
+                    todo.extend((k, None) for k in missing)
+                    continue
             todo.pop()
             depths[u.get_id()] = 1 + max((depths[k.get_id()] for k in kids), default=0)
             self.kept.append(u)  # (an id stays that term's while the term lives)

@@ -174,8 +174,8 @@ PATHS_MEMORY_SECONDS = 15.0
 # path exploration follows a loop with a concrete bound 30,000 times in about 10 s where no
 # other engine relates the cells (array-crafted's xor3, bAnd3, mapsum3: a fold over 10,000
 # cells before and after a rotation).
-PATHS_DEEP_SHARE = 0.6
-PATHS_DEEP_SECONDS = 40.0
+PATHS_DEEP_SHARE = 0.7
+PATHS_DEEP_SECONDS = 45.0
 MERGED_SECONDS = 24.0
 MERGED_LATE_SHARE = 0.5  # of what CEGAR left, before path exploration gets the rest
 NO_LIMIT = 24 * 3600.0  # CPArec's limit when the run has none
