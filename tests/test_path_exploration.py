@@ -10,6 +10,7 @@ import pytest
 from cbam.engine import api
 from cbam.engine.analysis.cpa_algorithm import Budget
 from cbam.engine.analysis.paths import explore
+from cbam.engine.analysis.result import UnknownReason
 from cbam.engine.verify import run_deep
 
 from .conftest import ROOT, assert_replay_reaches_error, check_error_path, load_src, verify_src
@@ -370,3 +371,23 @@ def test_a_value_changed_in_one_byte_is_not_read_back_whole(tmp_path: Path) -> N
     safe = BYTE_OVERWRITTEN.replace("a[1] != v", "a[1] != v && (v & 0xff00) == 0")
     out = run_deep(lambda: explore(load_src(safe, tmp_path, name="safe.c"), Budget(30)))
     assert out.status == "safe", out.reason
+
+
+def test_a_condition_too_deep_for_the_solver_ends_the_exploration_at_once(tmp_path: Path) -> None:
+    """A product a loop built 3,000 times over an input is not given to z3, whose assertion of
+    it (30,000 times: minutes) would not heed the time limit."""
+    code = """extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int a[2];
+    a[0] = __VERIFIER_nondet_int();
+    a[1] = 3;
+    unsigned x = 1;
+    for (int i = 0; i < 3000; i++) x = x * a[i & 1] + 7;
+    if (x == 12345u) reach_error();
+    return 0;
+}
+"""
+    out = run_deep(lambda: explore(load_src(code, tmp_path), Budget(60)))
+    assert out.status == "unknown" and out.kind == UnknownReason.DEPTH, out.reason
+    assert "operations deep" in out.reason

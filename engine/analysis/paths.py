@@ -64,6 +64,10 @@ MAX_SPLIT_TRIES = 4  # per path (with its forks): past that, a path is not one t
 # the names, for minutes).
 MAX_TERM_DEPTH = 50_000
 SIMPLIFY_DEPTH = 64  # a condition nested deeper is flattened before it is simplified
+# A condition still nested deeper once flattened and simplified is not given to z3: asserting
+# it can take minutes, deaf to any time limit (a product a loop built 30,000 times over an
+# input). The exploration gives up instead.
+MAX_CHECK_DEPTH = 2_000
 
 
 class GiveUp(Exception):
@@ -428,6 +432,11 @@ class Explorer:
         new = [c for c in new if not z3.is_true(c)]
         if any(z3.is_false(c) for c in new):
             return False
+        for c in new:
+            if (depth := path.enc._depth(c)) > MAX_CHECK_DEPTH:
+                where = f" at {edge.range}" if edge.range else ""
+                raise GiveUp(UnknownReason.DEPTH, f"path exploration: a condition{where} is nested {depth} operations "
+                                                  f"deep (a value built by a long loop), more than the solver takes")
         if new:
             solver.add(*new)
             if isinstance(edge, AssumeEdge) and self._check(solver) != z3.sat:
