@@ -85,10 +85,10 @@ class MemoryState:
         self.cost = 0
         self.live = z3.Array("live#0", z3.BitVecSort(self.id_bits), z3.BoolSort())
         self.mask = (1 << self.bits) - 1
+        self.off_mask = (1 << self.off_bits) - 1
         # A byte cut from a stored value: its id -> (it, the value, the value's id, which byte).
         # Facts of terms, so the copies of a state share them.
         self.slices: dict[int, tuple[z3.ExprRef, z3.ExprRef, int, int]] = {}
-        self.off_mask = (1 << self.off_bits) - 1
 
     def term(self, v: Any, bits: int | None = None) -> z3.ExprRef:
         """A value as a z3 term (an int: of ``bits`` bits, by default an address's)."""

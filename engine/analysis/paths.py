@@ -427,16 +427,18 @@ class Explorer:
         path.length += 1
         path.node = nxt
         enc, mem = path.enc.enc, path.enc.mem
-        new = [path.enc.simplified(c) for c in (*enc.constraints[path.added:], *mem.constraints[path.mem_added:])]
+        raw = [*enc.constraints[path.added:], *mem.constraints[path.mem_added:]]
+        new = [path.enc.simplified(c) for c in raw]
         path.added, path.mem_added = len(enc.constraints), len(mem.constraints)
-        new = [c for c in new if not z3.is_true(c)]
-        if any(z3.is_false(c) for c in new):
-            return False
-        for c in new:
-            if (depth := path.enc._depth(c)) > MAX_CHECK_DEPTH:
+        # (simplified() knows each raw condition's depth: only a deep one has its result walked)
+        for c0, c in zip(raw, new):
+            if path.enc._depth(c0) > MAX_CHECK_DEPTH and (depth := path.enc._depth(c)) > MAX_CHECK_DEPTH:
                 where = f" at {edge.range}" if edge.range else ""
                 raise GiveUp(UnknownReason.DEPTH, f"path exploration: a condition{where} is nested {depth} operations "
                                                   f"deep (a value built by a long loop), more than the solver takes")
+        new = [c for c in new if not z3.is_true(c)]
+        if any(z3.is_false(c) for c in new):
+            return False
         if new:
             solver.add(*new)
             if isinstance(edge, AssumeEdge) and self._check(solver) != z3.sat:

@@ -509,7 +509,7 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
 
 def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
                    on_confirmed: Callable[[list[Confirmed]], None] | None = None,
-                   unless: dict[str, int] | None = None, t0: float = 0.0) -> tuple[Search | None, bool]:
+                   unless: dict[str, int] | None = None, t0: float | None = None) -> tuple[Search | None, bool]:
     """Path exploration for a moment, on a program without memory: what it follows to the end
     in that time is decided exactly (it covered every execution), and a violation decides the
     run when one is asked for. Where inputs are bounded ahead of a loop it splits each path
@@ -522,10 +522,10 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
     it ran out of time: it unrolls every loop to a bound doubled round after round, and a list
     of 32 nodes is one round too many (list-ext3's sll_length_check-2: 33 iterations, bound 32
     at 24 s, 64 beyond the run), where path exploration follows the 31 lists in 9 s. Where
-    merged-path BMC stopped at its deepest bound instead, this gets more time (from ``t0``,
-    the run's start): such a loop is long rather than branching."""
+    merged-path BMC stopped at its deepest bound instead, this gets more time (its share from
+    ``t0``, the run's start): such a loop is long rather than branching."""
     if unless is not None:
-        if unless.get("deeper"):
+        if unless.get("deeper") and t0 is not None:
             seconds = _share(opts, t0, PATHS_DEEP_SECONDS, PATHS_DEEP_SHARE)
         elif not unless.get("again"):
             return None, False
