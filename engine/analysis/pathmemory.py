@@ -53,7 +53,6 @@ class MemoryState:
     bits: int = field(init=False)
     id_bits: int = field(init=False)
     off_bits: int = field(init=False)
-    live: z3.ExprRef = field(init=False)
     sizes: dict[int, z3.ExprRef] = field(default_factory=dict)
     known_sizes: dict[int, int] = field(default_factory=dict)  # the sizes that are concrete
     alive: dict[int, bool] | None = field(default_factory=dict)  # liveness, while every free was at a concrete address
@@ -83,7 +82,11 @@ class MemoryState:
         # long chains of stores: their total length is bounded (MAX_SYMBOLIC_COST).
         self.depth = 0
         self.cost = 0
-        self.live = z3.Array("live#0", z3.BitVecSort(self.id_bits), z3.BoolSort())
+        # Liveness, as memory: the array ``live_from`` and the objects born or dead since (the
+        # whole array, a chain of stores, is made only when a symbolic question needs it).
+        self.live_from: z3.ExprRef = z3.Array("live#0", z3.BitVecSort(self.id_bits), z3.BoolSort())
+        self.live_log: dict[int, bool] = {}
+        self._live: z3.ExprRef | None = self.live_from
         self.mask = (1 << self.bits) - 1
         self.off_mask = (1 << self.off_bits) - 1
         # A byte cut from a stored value: its id -> (it, the value, the value's id, which byte).
@@ -103,6 +106,25 @@ class MemoryState:
                 arr = z3.Store(arr, z3.BitVecVal(k, self.bits), self.term(v, 8))
             self._array = arr
         return self._array
+
+    @property
+    def live(self) -> z3.ExprRef:
+        """Which objects are alive, as one z3 array (made from the log on demand)."""
+        if self._live is None:
+            arr = self.live_from
+            for oid, alive in self.live_log.items():
+                arr = z3.Store(arr, z3.BitVecVal(oid, self.id_bits), z3.BoolVal(alive))
+            self._live = arr
+        return self._live
+
+    @live.setter
+    def live(self, arr: z3.ExprRef) -> None:
+        self._live = self.live_from = arr
+        self.live_log = {}
+
+    def _set_live(self, oid: int, alive: bool) -> None:
+        self.live_log[oid] = alive
+        self._live = None
 
     # ---- bytes ----------------------------------------------------------------------------
     @staticmethod
@@ -182,7 +204,7 @@ class MemoryState:
         else:
             self.bounds.append(z3.ULT(term, z3.BitVecVal(1 << self.off_bits, self.bits)))
         self.sizes[oid] = term
-        self.live = z3.Store(self.live, z3.BitVecVal(oid, self.id_bits), z3.BoolVal(True))
+        self._set_live(oid, True)
         if self.alive is not None:
             self.alive[oid] = True
         if heap:
@@ -233,7 +255,9 @@ class MemoryState:
         return z3.BoolVal(v) if isinstance(v, bool) else v
 
     def check(self, p: Any, n: Any, step: int, kind: str = "deref") -> None:
-        self.accesses.append(Access(step, self.valid_term(p, n), kind))
+        v = self.valid(p, n)
+        if v is not True:  # (an access the path shows valid needs no record)
+            self.accesses.append(Access(step, z3.BoolVal(False) if v is False else v, kind))
 
     # ---- bytes --------------------------------------------------------------------------
     def load(self, p: Any, t: CType, step: int) -> Any:
@@ -419,6 +443,10 @@ class MemoryState:
         return out
 
     def freeable(self, p: Any) -> z3.BoolRef:
+        k = self._concrete(p)
+        if k is not None and self.alive is not None:  # (a path's pointers are mostly concrete)
+            oid = k >> self.off_bits
+            return z3.BoolVal(k == 0 or (k & self.off_mask == 0 and oid in self.heap and self.alive.get(oid, False)))
         p = self.term(p)
         oid = self.oid(p)
         heap = z3.Or(*[oid == z3.BitVecVal(k, self.id_bits) for k in self.heap]) if self.heap else z3.BoolVal(False)
@@ -471,7 +499,7 @@ class MemoryState:
         """A function returned: the objects of its frame's variables (named ``var@frame``) die."""
         for key, oid in self.names.items():
             if key.endswith(suffix):
-                self.live = z3.Store(self.live, z3.BitVecVal(oid, self.id_bits), z3.BoolVal(False))
+                self._set_live(oid, False)
                 if self.alive is not None:
                     self.alive[oid] = False
 
@@ -480,6 +508,9 @@ class MemoryState:
         object (the allocator may have reused its address), not ``<`` and the like between two
         objects (their order is the allocator's), and not ``==`` between one object's end and
         another object (which may lie right there)."""
+        known = self.determined_now(op, a, b)
+        if known is not None:
+            return z3.BoolVal(known)
         a, b = self.term(a), self.term(b)
 
         def alive(p: z3.ExprRef) -> z3.BoolRef:
@@ -498,16 +529,35 @@ class MemoryState:
             order = same
         return z3.And(alive(a), alive(b), order)
 
+    def determined_now(self, op: str, a: Any, b: Any) -> bool | None:
+        """``determined`` where both pointers are concrete and liveness is known, else None."""
+        ka, kb = self._concrete(a), self._concrete(b)
+        if ka is None or kb is None or self.alive is None:
+            return None
+        ends = []
+        for k in (ka, kb):
+            oid, off = k >> self.off_bits, k & self.off_mask
+            if oid in self.sizes and oid not in self.known_sizes:
+                return None  # an object of symbolic size: where it ends is the solver's
+            if k != 0 and not self.alive.get(oid, False):
+                return False
+            size = self.known_sizes.get(oid)
+            ends.append(size is not None and size != 0 and off == size)
+        if ka == 0 or kb == 0 or ka >> self.off_bits == kb >> self.off_bits:
+            return True
+        return op in ("==", "!=") and not any(ends)
+
     def release(self, p: Any, step: int) -> None:
         k = self._concrete(p)
+        self.accesses.append(Access(step, self.freeable(k if k is not None else p), "free"))  # liveness before
         if k is None:
             self.alive = None  # which object died is a matter of the solver from here
-        elif k != 0 and self.alive is not None:
-            self.alive[k >> self.off_bits] = False
-        p = self.term(p)
-        oid = self.oid(p)
-        self.accesses.append(Access(step, self.freeable(p), "free"))
-        self.live = z3.If(p == 0, self.live, z3.Store(self.live, oid, z3.BoolVal(False)))
+            p = self.term(p)
+            self.live = z3.If(p == 0, self.live, z3.Store(self.live, self.oid(p), z3.BoolVal(False)))
+        elif k != 0:
+            if self.alive is not None:
+                self.alive[k >> self.off_bits] = False
+            self._set_live(k >> self.off_bits, False)
 
 
 def _whole(parts: list[Any]) -> z3.ExprRef | None:

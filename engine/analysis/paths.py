@@ -51,6 +51,9 @@ from .solving import OUT_OF_TIME, check_alone, check_within, flat_ac
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192, 32768)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
 INCREMENTAL_MS = 1_000  # of that, for the incremental solver before the question goes to one of its own
+# Paths cut by one round's bound, kept to go on from in the next (each with its encoding and
+# the solver's facts): past this many, the next round starts over from the entry instead.
+MAX_FRONTIER = 2_000
 MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB before it is given up
 # A path at a loop head whose state can take at most this many values splits into one path per
 # value (``Explorer._concrete``), each of which then runs without a solver call.
@@ -107,8 +110,14 @@ class _Encoder(PathEncoder):
         return self._arbitrary_if(z3.Not(ok), value)
 
     def pointer_compare(self, op: str, a: z3.ExprRef, b: z3.ExprRef, c: z3.BoolRef) -> z3.BoolRef:
+        decided = self.mem.determined(op, a, b)
+        if z3.is_true(decided):
+            return c
         self.counter += 1
-        return z3.If(self.mem.determined(op, a, b), c, z3.Bool(f"unspecified#{self.counter}"))
+        return z3.If(decided, c, z3.Bool(f"unspecified#{self.counter}"))
+
+    def pointers_decide(self, op: str, a: int, b: int) -> bool:
+        return self.mem.determined_now(op, a, b) is True
 
     def write(self, name: str, t: CType, value: Any, frame: int, step: int) -> None:
         """The value itself rather than a variable defined equal to it, up to a depth: a fold
@@ -170,7 +179,7 @@ class _Encoder(PathEncoder):
         new.enc = enc
         mem = copy.copy(self.mem)
         mem.sizes, mem.heap, mem.names = dict(mem.sizes), set(mem.heap), dict(mem.names)
-        mem.known_sizes = dict(mem.known_sizes)
+        mem.known_sizes, mem.live_log = dict(mem.known_sizes), dict(mem.live_log)
         mem.alive = dict(mem.alive) if mem.alive is not None else None
         mem.accesses, mem.constraints, mem.log = list(mem.accesses), list(mem.constraints), dict(mem.log)
         mem.bounds = list(mem.bounds)
@@ -212,6 +221,15 @@ class _Path:
         return out
 
 
+class _Paused(Exception):
+    """The budget ran out between two steps of a path: ``edge`` is its next (None: it goes on
+    from its node)."""
+
+    def __init__(self, edge: Edge | None, reason: str):
+        super().__init__(reason)
+        self.edge, self.reason = edge, reason
+
+
 class Explorer:
     def __init__(self, program: Program, budget: Budget, max_violations: int,
                  excluded: dict[int, CFANode] | None = None,
@@ -225,69 +243,119 @@ class Explorer:
         self.undecided: list[tuple[CFANode | None, str]] = []
         self.ub_only: dict[int, int] = {}  # per error location: paths that reach it only through UB
         self.memory = uses_memory(program)
+        # The paths the last round cut, with the facts they had put on the solver; None: the
+        # next round starts at the entry (the first, or after too many were cut).
+        self.frontier: list[tuple[_Path, list[z3.BoolRef]]] | None = None
+        # A round its budget stopped between two steps: (solver, pending, frontier, cut), and the
+        # index of its bound. ``resume`` goes on with it, losing nothing.
+        self.paused: tuple[z3.Solver, list, list | None, bool] | None = None
+        self.round_at = 0
+
+    @property
+    def resumable(self) -> bool:
+        return self.paused is not None
 
     def run(self) -> PathsOutcome:
         def at(bound: int) -> None:
             self.out.unwind = bound
+            self.round_at = UNWIND_BOUNDS.index(bound)
 
-        return run_rounds(self.out, UNWIND_BOUNDS, at, self._round, self.max_violations, self.undecided,
-                          "path exploration", f"a path passes one location more than {UNWIND_BOUNDS[-1]} times")
+        return run_rounds(self.out, UNWIND_BOUNDS[self.round_at:], at, self._round, self.max_violations,
+                          self.undecided, "path exploration",
+                          f"a path passes one location more than {UNWIND_BOUNDS[-1]} times")
+
+    def resume(self, budget: Budget) -> PathsOutcome:
+        """Go on, with ``budget``, from where the last budget stopped a round (``resumable``)."""
+        assert self.paused is not None
+        self.budget = budget
+        self.out.status, self.out.kind, self.out.reason = "unknown", UnknownReason.NONE, ""
+        return self.run()
 
     # ---- one round ------------------------------------------------------------------------
     def _round(self, bound: int) -> bool:
-        """Follow every path with at most ``bound`` passes of one location; whether one was cut."""
-        solver = z3.Solver()
-        start = self.program.start
-        first = _Path(start.entry, (), (0,), 1, _Encoder(self.program), None, 0, {})
-        pending: list[tuple[_Path, Edge, int]] = []
-        cut = False
-        self._branches(first, solver, pending)
+        """Follow every path with at most ``bound`` passes of one location; whether one was cut.
+        The paths the last round cut go on from where they were cut (a path within that round's
+        bound was followed to its end then): a list walked by several calls, cut at 2, 8 and 32
+        passes, was walked again from the start each round, half of sll_nondet_insert-2's time."""
+        # (path, the edge to take first or None to go on from its node, scope, facts to put back)
+        pending: list[tuple[_Path, Edge | None, int, list[z3.BoolRef] | None]]
+        frontier: list[tuple[_Path, list[z3.BoolRef]]] | None
+        if self.paused is not None:
+            (solver, pending, frontier, cut), self.paused = self.paused, None
+        else:
+            solver, pending, frontier, cut = z3.Solver(), [], [], False
+            if self.frontier is None:
+                start = self.program.start
+                first = _Path(start.entry, (), (0,), 1, _Encoder(self.program), None, 0, {})
+                pending += [(first.fork(), alt, 0, None) for alt in reversed(self._successors(first))]
+            else:
+                pending += [(path, None, 0, facts) for path, facts in reversed(self.frontier)]
         while pending:
-            path, edge, scope = pending.pop()
+            path, edge, scope, facts = pending.pop()
             solver.pop(solver.num_scopes() - scope)
             solver.push()
-            while True:
+            if facts:
+                solver.add(*facts)
+            try:
+                was_cut = self._follow(path, edge, solver, pending, bound)
+            except _Paused as p:
+                # Between two steps: the path goes back on top, over the scopes it pushed.
+                pending.append((path, p.edge, solver.num_scopes(), None))
+                self.paused = (solver, pending, frontier, cut)
+                raise BudgetExceeded(p.reason) from None
+            if was_cut:
+                cut = True
+                if frontier is not None and len(frontier) < MAX_FRONTIER:
+                    frontier.append((path, list(solver.assertions())))
+                else:
+                    frontier = None
+            if len(self.out.confirmed) >= self.max_violations:
+                break
+        self.frontier = frontier if cut else None
+        return cut
+
+    def _follow(self, path: _Path, edge: Edge | None, solver: z3.Solver, pending: list, bound: int) -> bool:
+        """Extend ``path`` by ``edge`` (None: none, it goes on from its node), then along its
+        edges, pushing the other branches on ``pending``, to its end; whether ``bound`` cut it."""
+        while True:
+            try:
                 self.budget.check()
+            except BudgetExceeded as exc:
+                raise _Paused(edge, exc.reason) from None
+            if edge is not None:
                 if not self._take(path, edge, solver):
-                    break  # infeasible
+                    return False  # infeasible
                 node = path.node
                 if node.error is not None:
                     self._target(path)
-                    if len(self.out.confirmed) >= self.max_violations:
-                        return cut
-                    break
-                if node.out and node.loop_head or len(node.out) > 1:
-                    n = path.visits.get(id(node), 0) + 1
-                    if n > bound:
-                        cut = True
-                        break
-                    path.visits[id(node)] = n
-                if node.loop_head and (forks := self._concrete(path, solver)):
-                    base = solver.num_scopes()
-                    for fork in reversed(forks):
-                        nxt = self._successors(fork)
-                        for alt in reversed(self._decided(fork, nxt) if len(nxt) == 2 else nxt):
-                            pending.append((fork.fork(), alt, base))
-                    break
-                nxt = self._successors(path)
-                if not nxt:
-                    self.out.paths += 1
-                    break
-                if len(nxt) == 2:
-                    nxt = self._decided(path, nxt)
-                if len(nxt) == 1:
-                    edge = nxt[0]
-                    continue
+                    return False
+            node = path.node
+            if node.out and node.loop_head or len(node.out) > 1:
+                n = path.visits.get(id(node), 0) + 1
+                if n > bound:
+                    return True
+                path.visits[id(node)] = n
+            if node.loop_head and (forks := self._concrete(path, solver)):
                 base = solver.num_scopes()
-                for alt in reversed(nxt[1:]):
-                    pending.append((path.fork(), alt, base))
-                solver.push()
+                for fork in reversed(forks):
+                    nxt = self._successors(fork)
+                    for alt in reversed(self._decided(fork, nxt) if len(nxt) == 2 else nxt):
+                        pending.append((fork.fork(), alt, base, None))
+                return False
+            nxt = self._successors(path)
+            if not nxt:
+                self.out.paths += 1
+                return False
+            if len(nxt) == 2:
+                nxt = self._decided(path, nxt)
+            if len(nxt) == 1:
                 edge = nxt[0]
-        return cut
-
-    def _branches(self, path: _Path, solver: z3.Solver, pending: list) -> None:
-        for alt in reversed(self._successors(path)):
-            pending.append((path.fork(), alt, solver.num_scopes()))
+                continue
+            base = solver.num_scopes()
+            for alt in reversed(nxt[1:]):
+                pending.append((path.fork(), alt, base, None))
+            solver.push()
+            edge = nxt[0]
 
     def _decided(self, path: _Path, nxt: list[Edge]) -> list[Edge]:
         """A two-way branch whose condition the path already decides (a concrete loop counter)
@@ -427,6 +495,9 @@ class Explorer:
         path.length += 1
         path.node = nxt
         enc, mem = path.enc.enc, path.enc.mem
+        if path.added == len(enc.constraints) and path.mem_added == len(mem.constraints) \
+                and path.bounded == len(mem.bounds) and path.checked == len(mem.accesses):
+            return True  # (most steps: nothing new to check)
         raw = [*enc.constraints[path.added:], *mem.constraints[path.mem_added:]]
         new = [path.enc.simplified(c) for c in raw]
         path.added, path.mem_added = len(enc.constraints), len(mem.constraints)

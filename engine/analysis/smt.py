@@ -322,6 +322,11 @@ class PathEncoder:
         take any outcome a real allocator could give (what C leaves open is a choice of inputs)."""
         return c
 
+    def pointers_decide(self, op: str, a: int, b: int) -> bool:
+        """Whether the comparison of two concrete addresses is its outcome here (as
+        ``pointer_compare`` would leave it)."""
+        return True
+
     def defined(self, ok: z3.BoolRef, value: z3.ExprRef) -> z3.ExprRef:
         """An operation defined only where ``ok`` holds: an error path is a defined execution."""
         self.enc.constraints.append(ok)
@@ -402,7 +407,6 @@ class PathEncoder:
 
     def pointer_binary(self, e: Binary, frame: int, step: int) -> z3.ExprRef:
         lt, rt = e.left.type, e.right.type
-        one, zero = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32)
         if e.op in ("+", "-") and isinstance(lt, PointerType) and isinstance(rt, IntType):
             es = self.mem.layout.elem_size(lt.target)
             if es is None:
@@ -420,10 +424,14 @@ class PathEncoder:
             d = d / es if es != 1 else d
             return bv_cast(d, self.scalar(lt), self.scalar(e.type)) if isinstance(e.type, IntType) else d
         if e.op in ("==", "!=", "<", ">", "<=", ">="):
-            a, b = self.expr(e.left, frame, step), self.expr(e.right, frame, step)
+            va, vb = self.value(e.left, frame, step), self.value(e.right, frame, step)
+            if isinstance(va, int) and isinstance(vb, int) and self.pointers_decide(e.op, va, vb):
+                return int({"==": va == vb, "!=": va != vb, "<": va < vb, ">": va > vb,
+                            "<=": va <= vb, ">=": va >= vb}[e.op])
+            a, b = self.num(va, e.left.type), self.num(vb, e.right.type)
             c = {"==": a == b, "!=": a != b, "<": z3.ULT(a, b), ">": z3.UGT(a, b),
                  "<=": z3.ULE(a, b), ">=": z3.UGE(a, b)}[e.op]
-            return z3.If(self.pointer_compare(e.op, a, b, c), one, zero)
+            return z3.If(self.pointer_compare(e.op, a, b, c), z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
         raise EncodingUnsupported(f"operator {e.op} on pointers")
 
     def store_to(self, lhs: Expr, value: z3.ExprRef, frame: int, step: int) -> None:
@@ -638,7 +646,7 @@ class PathEncoder:
                 mem.copy(result, old, z3.If(old == 0, z3.BitVecVal(0, mem.bits), m))
                 mem.release(old, i)
         elif name == "free" and e.args:
-            mem.release(arg(0), i)
+            mem.release(self.value(e.args[0], frame, i), i)  # (a concrete address stays an int)
         elif name == "memset" and len(e.args) >= 3:
             dst, n = arg(0), as_size(2)
             mem.check(dst, n, i)

@@ -90,6 +90,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from ..analysis import registry, scope
 from ..analysis.cegar import Confirmed
@@ -158,9 +159,11 @@ RETRY_SECONDS = 30.0  # the second try's limit when the run has none
 # relate memory contents to inputs (it gives up, or enumerates them for the whole run) and the
 # Horn-clause engines leave memory arbitrary.
 MERGED_SHARE = 0.4
-# Path exploration first (after the probe) on a small program without memory, this share of
-# the run's limit, at most PATHS_SECONDS: it decides bounded programs in a second or less
-# (see _explore_first), and gives up on the others at once or when the time is up.
+# Path exploration first (after the probe), this share of the run's limit, at most
+# PATHS_SECONDS: it decides bounded programs in a second or less (see _explore_first), and
+# gives up on the others at once or when the time is up (with memory: it pauses, and goes on
+# after merged-path BMC; a list program's paths before BMC spent 24 s on it: list-ext3's
+# sll_length_check-2, 0.6 s where it took 25).
 PATHS_SHARE = 0.04
 PATHS_SECONDS = 2.5
 # Random tests after it, on a program without memory where one violation is asked for, this share of
@@ -168,8 +171,12 @@ PATHS_SECONDS = 2.5
 # a program they do not break costs the editor no more than that before its proof.
 TESTING_SHARE = 0.03
 TESTING_SECONDS = 2.0
-PATHS_MEMORY_SHARE = 0.25  # after merged-path BMC ran out of time on a program with memory
-PATHS_MEMORY_SECONDS = 15.0
+# After merged-path BMC ran out of time on a program with memory: lists built with
+# nondeterministic lengths and walked by several calls, whose thousands of paths BMC's
+# formulas cannot hold (list-ext3's sll_nondet_insert-2: 2,090 paths in 7 s alone,
+# sll_of_sll_nondet_append-1: 1,331 longer ones in 17 s).
+PATHS_MEMORY_SHARE = 0.33
+PATHS_MEMORY_SECONDS = 20.0
 # ... or after merged-path BMC found a loop longer than its deepest bound (1,024 iterations):
 # path exploration follows a loop with a concrete bound 30,000 times in about 10 s where no
 # other engine relates the cells (array-crafted's xor3, bAnd3, mapsum3: a fold over 10,000
@@ -296,9 +303,14 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 # enumerates element by element, where the templates generalize.
                 first = scope.large_arrays(program)
                 steps += [templates] if first else []
+                # Path exploration for a moment first, and after merged BMC it goes on from
+                # where it stopped (``paused``).
+                paused: dict[str, Any] = {}
+                steps.append((partial(_explore_first, on_confirmed=on_confirmed, paused=paused), PATHS_SECONDS,
+                              PATHS_SHARE))
                 steps.append((partial(_bmc_merged, merged=merged, on_confirmed=on_confirmed), MERGED_SECONDS,
                               MERGED_SHARE))
-                steps.append((partial(_explore_first, on_confirmed=on_confirmed, unless=merged, t0=t0),
+                steps.append((partial(_explore_first, on_confirmed=on_confirmed, unless=merged, t0=t0, paused=paused),
                               PATHS_MEMORY_SECONDS, PATHS_MEMORY_SHARE))
                 steps += [] if first else [templates]
             else:
@@ -509,7 +521,8 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
 
 def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
                    on_confirmed: Callable[[list[Confirmed]], None] | None = None,
-                   unless: dict[str, int] | None = None, t0: float | None = None) -> tuple[Search | None, bool]:
+                   unless: dict[str, int] | None = None, t0: float | None = None,
+                   paused: dict[str, Any] | None = None) -> tuple[Search | None, bool]:
     """Path exploration for a moment, on a program without memory: what it follows to the end
     in that time is decided exactly (it covered every execution), and a violation decides the
     run when one is asked for. Where inputs are bounded ahead of a loop it splits each path
@@ -523,15 +536,31 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
     of 32 nodes is one round too many (list-ext3's sll_length_check-2: 33 iterations, bound 32
     at 24 s, 64 beyond the run), where path exploration follows the 31 lists in 9 s. Where
     merged-path BMC stopped at its deepest bound instead, this gets more time (its share from
-    ``t0``, the run's start): such a loop is long rather than branching."""
+    ``t0``, the run's start): such a loop is long rather than branching. ``paused``: shared
+    by two turns on one program, the first of which it may hold an exploration its budget
+    stopped between two steps, which the second goes on with (or what ended it otherwise,
+    then the second does not run: it would end the same way)."""
+    if paused is not None and paused.get("ended"):
+        return None, False
     if unless is not None:
         if unless.get("deeper") and t0 is not None:
             seconds = _share(opts, t0, PATHS_DEEP_SECONDS, PATHS_DEEP_SHARE)
         elif not unless.get("again"):
             return None, False
-    from ..analysis.paths import explore
+    from ..analysis.paths import Explorer
 
-    out = explore(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
+    budget = Budget(seconds, cancel=opts.cancel)
+    explorer = paused.pop("explorer", None) if paused is not None else None
+    if explorer is not None:
+        out = explorer.resume(budget)
+    else:
+        explorer = Explorer(program, budget, opts.max_violations)  # type: ignore[arg-type]
+        out = explorer.run()
+    if paused is not None:
+        if explorer.resumable:
+            paused["explorer"] = explorer
+        elif out.kind not in (UnknownReason.TIMEOUT, UnknownReason.CANCELLED):
+            paused["ended"] = True
     exhaustive = out.kind == UnknownReason.NONE
     if out.confirmed and (exhaustive or opts.max_violations == 1):
         stats.decided_by, stats.explored_paths = "paths", out.paths
