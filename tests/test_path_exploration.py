@@ -74,9 +74,15 @@ def test_a_violation_cegar_gives_up_on_is_found_replayed_and_complete(tmp_path: 
     "assert(a[i] != 0 || i == 4);",
     # a call through a null function pointer
     "int x = __VERIFIER_nondet_int(); if (x) fp = noop; fp(); assert(x != 0);",
-], ids=["division-by-zero", "long-string", "dangling-pointer", "out-of-bounds-read", "null-function-pointer"])
+    # a freed object's address compared with a new one's (the allocator may give it again)
+    "int *p = malloc(sizeof(int)); int *q = p; free(p); int *r = malloc(sizeof(int)); "
+    "if (!r) return 0; assert(r != q);",
+    # one object's end compared with another object (which may lie right there)
+    "int a[2], b[2]; a[0] = b[0] = 0; assert(a + 2 != b && b + 2 != a);",
+], ids=["division-by-zero", "long-string", "dangling-pointer", "out-of-bounds-read", "null-function-pointer",
+        "freed-address-compared", "end-compared-with-another-object"])
 def test_no_true_rests_on_undefined_behaviour_or_on_the_models_limits(tmp_path: Path, body: str) -> None:
-    code = ("#include <assert.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n"
+    code = ("#include <assert.h>\n#include <stdlib.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n"
             "int *dangling(void) { int x = 5; return &x; }\nvoid noop(void) {}\nvoid (*fp)(void);\n"
             f"int main(void) {{ {body} return 0; }}\n")
     result = verify_src(code, tmp_path, timeout=20)
@@ -402,3 +408,88 @@ int main(void) {
     out = run_deep(lambda: explore(load_src(code, tmp_path), Budget(60)))
     assert out.status == "unknown" and out.kind == UnknownReason.DEPTH, out.reason
     assert "operations deep" in out.reason
+
+
+def test_comparisons_of_addresses_c_decides_are_proved(tmp_path: Path) -> None:
+    # Concrete addresses compared without the solver: within one object, NULL, two live objects.
+    code = """#include <assert.h>
+#include <stdlib.h>
+int main(void) {
+    int a[4], b = 0;
+    int *p = a + 1, *h = malloc(sizeof(int));
+    if (!h) return 0;
+    assert(p > a && p != a + 2 && p == &a[1]);
+    assert(h != 0 && h != &b && h != p);
+    free(h);
+    return 0;
+}
+"""
+    program = load_src(code, tmp_path)
+    out = run_deep(lambda: explore(program, Budget(20)))
+    assert out.status == "safe" and out.kind == UnknownReason.NONE, out.reason
+    bad = load_src(code.replace("p != a + 2", "p != a + 1"), tmp_path, name="bad.c")
+    found = run_deep(lambda: explore(bad, Budget(20)))
+    assert found.status == "unsafe" and [c.path.error.range.line for c in found.confirmed] == [7]
+
+
+# One short path and one whose loop runs past the first bounds (2 and 8 passes) to a violation.
+SHORT_AND_LONG = """extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int i, s = 0;
+    if (__VERIFIER_nondet_int()) return 0;
+    for (i = 0; i < 20; i++) s ^= i * 3;
+    if (s == 60) reach_error();
+    return 0;
+}
+"""
+
+
+def test_a_round_goes_on_from_the_paths_the_last_bound_cut(tmp_path: Path, monkeypatch) -> None:
+    from cbam.engine.analysis import paths
+
+    safe = load_src(SHORT_AND_LONG.replace("s == 60", "s != 60"), tmp_path)
+    out = run_deep(lambda: explore(safe, Budget(30)))
+    # The short path is followed once, not again in each round (it was 3 times: bounds 2, 8, 32).
+    assert out.status == "safe" and out.paths == 2 and out.unwind == 32
+    bad = load_src(SHORT_AND_LONG, tmp_path, name="bad.c")
+    found = run_deep(lambda: explore(bad, Budget(30)))
+    assert found.status == "unsafe" and [c.path.error.range.line for c in found.confirmed] == [7]
+    check_error_path(verify_src(SHORT_AND_LONG, tmp_path, timeout=30))
+    # Too many cut paths to keep: the next round starts over, with the same answers.
+    monkeypatch.setattr(paths, "MAX_FRONTIER", 0)
+    out = run_deep(lambda: explore(safe, Budget(30)))
+    assert out.status == "safe" and out.paths == 4
+    found = run_deep(lambda: explore(bad, Budget(30)))
+    assert found.status == "unsafe" and [c.path.error.range.line for c in found.confirmed] == [7]
+
+
+def _stop_every(n: int):
+    calls = [0]
+
+    def cancel() -> bool:
+        calls[0] += 1
+        return calls[0] % n == 0
+
+    return cancel
+
+
+@pytest.mark.parametrize("source, every", [("SLL_LENGTH", 97), ("SHORT_AND_LONG", 7)])
+def test_an_exploration_its_budget_paused_goes_on_where_it_stopped(tmp_path: Path, source: str, every: int) -> None:
+    from cbam.engine.analysis.paths import Explorer
+
+    code = globals()[source]
+    program = load_src(code, tmp_path)
+    whole = run_deep(lambda: explore(program, Budget(60)))
+    explorer = Explorer(program, Budget(60, cancel=_stop_every(every)), 1)
+    out = run_deep(explorer.run)
+    pauses = 0
+    while explorer.resumable:
+        assert out.status == "unknown" and out.kind == UnknownReason.CANCELLED
+        pauses += 1
+        out = run_deep(lambda: explorer.resume(Budget(60, cancel=_stop_every(every))))
+    assert pauses >= 3
+    # Nothing followed twice, nothing lost: the same answer, the same paths, the same violation.
+    assert (out.status, out.kind, out.paths, out.unwind) == (whole.status, whole.kind, whole.paths, whole.unwind)
+    assert [c.path.error.range.line for c in out.confirmed] == [c.path.error.range.line for c in whole.confirmed]
+    assert len(out.confirmed) == len(whole.confirmed) == (1 if source == "SHORT_AND_LONG" else 0)

@@ -770,6 +770,8 @@ def _pointer_binary(e: Binary, view: View, evaluate: Callable[[Expr], Any]) -> A
             if e.op in ("==", "!="):
                 if _freed(view, a.obj) or _freed(view, b.obj):
                     return None  # the allocator may have reused a freed object's address
+                if not (_inside(view, a) and _inside(view, b)):
+                    return None  # one object's end may be where another begins
                 return int(e.op == "!=")  # distinct live objects never share an address
             return None
         other = b if isinstance(a, Ptr) else a
@@ -777,6 +779,15 @@ def _pointer_binary(e: Binary, view: View, evaluate: Callable[[Expr], Any]) -> A
             return int(e.op == "!=")  # an object's address is never NULL
         return None
     return None
+
+
+def _inside(view: View, p: Ptr) -> bool:
+    """``p`` points into its object (a function's address too): not at its end, where another
+    object may begin (C lets ``a + 2 == b`` hold for ``int a[2], b[2]``), nor outside it."""
+    if p.obj.startswith(FUNCTION):
+        return p.off == 0
+    size = view.object_size(p.obj)
+    return p.off is not None and size is not None and 0 <= p.off < size
 
 
 def _freed(view: View, obj: str) -> bool:
