@@ -445,7 +445,8 @@ int main(void) {
 """
 
 
-def test_a_round_goes_on_from_the_paths_the_last_bound_cut(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("limit", ["MAX_FRONTIER", "MAX_FRONTIER_CELLS"])
+def test_a_round_goes_on_from_the_paths_the_last_bound_cut(tmp_path: Path, monkeypatch, limit: str) -> None:
     from cbam.engine.analysis import paths
 
     safe = load_src(SHORT_AND_LONG.replace("s == 60", "s != 60"), tmp_path)
@@ -456,8 +457,9 @@ def test_a_round_goes_on_from_the_paths_the_last_bound_cut(tmp_path: Path, monke
     found = run_deep(lambda: explore(bad, Budget(30)))
     assert found.status == "unsafe" and [c.path.error.range.line for c in found.confirmed] == [7]
     check_error_path(verify_src(SHORT_AND_LONG, tmp_path, timeout=30))
-    # Too many cut paths to keep: the next round starts over, with the same answers.
-    monkeypatch.setattr(paths, "MAX_FRONTIER", 0)
+    # Too many cut paths, or too much of their memory, to keep: the next round starts over,
+    # with the same answers.
+    monkeypatch.setattr(paths, limit, 0)
     out = run_deep(lambda: explore(safe, Budget(30)))
     assert out.status == "safe" and out.paths == 4
     found = run_deep(lambda: explore(bad, Budget(30)))

@@ -52,8 +52,10 @@ UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192, 32768)  # passes of one locatio
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
 INCREMENTAL_MS = 1_000  # of that, for the incremental solver before the question goes to one of its own
 # Paths cut by one round's bound, kept to go on from in the next (each with its encoding and
-# the solver's facts): past this many, the next round starts over from the entry instead.
+# the solver's facts): past this many, or past this many values and bytes written in all (a
+# path's copy of them: about 100 bytes each), the next round starts over from the entry instead.
 MAX_FRONTIER = 2_000
+MAX_FRONTIER_CELLS = 2_000_000
 MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB before it is given up
 # A path at a loop head whose state can take at most this many values splits into one path per
 # value (``Explorer._concrete``), each of which then runs without a solver call.
@@ -249,6 +251,8 @@ class Explorer:
         # A round its budget stopped between two steps: (solver, pending, frontier, cut), and the
         # index of its bound. ``resume`` goes on with it, losing nothing.
         self.paused: tuple[z3.Solver, list, list | None, bool] | None = None
+        self.kept = 0  # values and bytes written of the paths this round keeps (MAX_FRONTIER_CELLS)
+        self.two_ways: dict[tuple[int, int], bool] = {}  # (edge, edge) -> one condition, both ways
         self.round_at = 0
 
     @property
@@ -284,6 +288,7 @@ class Explorer:
             (solver, pending, frontier, cut), self.paused = self.paused, None
         else:
             solver, pending, frontier, cut = z3.Solver(), [], [], False
+            self.kept = 0
             if self.frontier is None:
                 start = self.program.start
                 first = _Path(start.entry, (), (0,), 1, _Encoder(self.program), None, 0, {})
@@ -305,8 +310,10 @@ class Explorer:
                 raise BudgetExceeded(p.reason) from None
             if was_cut:
                 cut = True
-                if frontier is not None and len(frontier) < MAX_FRONTIER:
+                cells = len(path.enc.cur) + len(path.enc.mem.log)
+                if frontier is not None and len(frontier) < MAX_FRONTIER and self.kept + cells <= MAX_FRONTIER_CELLS:
                     frontier.append((path, list(solver.assertions())))
+                    self.kept += cells
                 else:
                     frontier = None
             if len(self.out.confirmed) >= self.max_violations:
@@ -317,13 +324,14 @@ class Explorer:
     def _follow(self, path: _Path, edge: Edge | None, solver: z3.Solver, pending: list, bound: int) -> bool:
         """Extend ``path`` by ``edge`` (None: none, it goes on from its node), then along its
         edges, pushing the other branches on ``pending``, to its end; whether ``bound`` cut it."""
+        known = False  # the edge is a branch the path's values decided (``_decided``)
         while True:
             try:
                 self.budget.check()
             except BudgetExceeded as exc:
                 raise _Paused(edge, exc.reason) from None
             if edge is not None:
-                if not self._take(path, edge, solver):
+                if not self._take(path, edge, solver, known):
                     return False  # infeasible
                 node = path.node
                 if node.error is not None:
@@ -339,15 +347,16 @@ class Explorer:
                 base = solver.num_scopes()
                 for fork in reversed(forks):
                     nxt = self._successors(fork)
-                    for alt in reversed(self._decided(fork, nxt) if len(nxt) == 2 else nxt):
+                    for alt in reversed(self._decided(fork, nxt)[0] if len(nxt) == 2 else nxt):
                         pending.append((fork.fork(), alt, base, None))
                 return False
             nxt = self._successors(path)
             if not nxt:
                 self.out.paths += 1
                 return False
+            known = False
             if len(nxt) == 2:
-                nxt = self._decided(path, nxt)
+                nxt, known = self._decided(path, nxt)
             if len(nxt) == 1:
                 edge = nxt[0]
                 continue
@@ -357,23 +366,30 @@ class Explorer:
             solver.push()
             edge = nxt[0]
 
-    def _decided(self, path: _Path, nxt: list[Edge]) -> list[Edge]:
+    def _decided(self, path: _Path, nxt: list[Edge]) -> tuple[list[Edge], bool]:
         """A two-way branch whose condition the path already decides (a concrete loop counter)
-        goes one way: no copy of the path, no solver call."""
+        goes one way: no copy of the path, no solver call. Whether its condition was a number
+        (then the step need not evaluate it again: ``_take``'s ``known``)."""
         a, b = nxt
-        if not (isinstance(a, AssumeEdge) and isinstance(b, AssumeEdge) and a.truth != b.truth
-                and a.cond is not None and b.cond is not None and a.cond.canon() == b.cond.canon()):
-            return nxt
+        key = (id(a), id(b))
+        two_ways = self.two_ways.get(key)
+        if two_ways is None:  # (canon() builds a string: once per branch, not once per pass)
+            two_ways = self.two_ways[key] = (
+                isinstance(a, AssumeEdge) and isinstance(b, AssumeEdge) and a.truth != b.truth
+                and a.cond is not None and b.cond is not None and a.cond.canon() == b.cond.canon())
+        if not two_ways:
+            return nxt, False
+        assert isinstance(a, AssumeEdge) and isinstance(b, AssumeEdge) and a.cond is not None
         try:
             c = path.enc.truth(a.cond, path.frames[-1], path.length)
         except (EncodingUnsupported, MemoryUnsupported):
-            return nxt  # the step itself will say so
+            return nxt, False  # the step itself will say so
         if isinstance(c, bool):
-            return [a if a.truth == c else b]
+            return [a if a.truth == c else b], True
         c = path.enc.simplified(c)
         if z3.is_true(c) or z3.is_false(c):
-            return [a if a.truth == z3.is_true(c) else b]
-        return nxt
+            return [a if a.truth == z3.is_true(c) else b], False
+        return nxt, False
 
     def _concrete(self, path: _Path, solver: z3.Solver) -> list[_Path] | None:
         """At a loop head: where the path's state (its variables' values) can take few values
@@ -461,8 +477,9 @@ class Explorer:
         return list(node.out)
 
     # ---- one step -------------------------------------------------------------------------
-    def _take(self, path: _Path, edge: Edge, solver: z3.Solver) -> bool:
-        """Extend ``path`` by ``edge``; False if the path becomes infeasible."""
+    def _take(self, path: _Path, edge: Edge, solver: z3.Solver, known: bool = False) -> bool:
+        """Extend ``path`` by ``edge``; False if the path becomes infeasible. ``known``: a branch
+        whose condition ``_decided`` found true (evaluating it did all a step does but note it)."""
         node = path.node
         fn = self.program.function_of_name(node.function)
         frame = path.frames[-1]
@@ -487,7 +504,10 @@ class Explorer:
                 self.undecided.append((None, f"path exploration: a path reaches undefined behaviour{where} "
                                              f"({edge.label})"))
         try:
-            path.enc.step(path.length, step, frame, next_frame)
+            if known:
+                path.enc.enc.writes.append([])
+            else:
+                path.enc.step(path.length, step, frame, next_frame)
         except EncodingUnsupported as u:
             raise GiveUp(UnknownReason.UNSUPPORTED, f"path exploration cannot encode {u.what}"
                          + (f" (at {u.range})" if u.range else "")) from None
