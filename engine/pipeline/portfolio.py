@@ -15,10 +15,10 @@
    proof only once every clause holds with machine integers. It proves; it never reports a
    violation, so anything it does not prove goes on to the engines below as if it had not
    run. A probe that does not finish leaves nothing but the block results it completed.
-   First, on a program without memory, **path exploration** for a moment (``PATHS_SHARE``, at
-   most ``PATHS_SECONDS``): it decides bounded programs exactly, inputs bounded ahead of a
-   loop split into one concrete path per value (bench/loops' nla tasks with inputs up to 10);
-   on a program with memory, after merged-path BMC if that ran out of time
+   First, **path exploration** for a moment (``PATHS_SHARE``, at most ``PATHS_SECONDS``): it
+   decides bounded programs exactly, inputs bounded ahead of a loop split into one concrete
+   path per value (bench/loops' nla tasks with inputs up to 10); on a program with memory it
+   pauses there and goes on where it stopped after merged-path BMC if that ran out of time
    (``PATHS_MEMORY_SHARE``, at most ``PATHS_MEMORY_SECONDS``), or longer if a loop ran past
    its deepest bound (``PATHS_DEEP_SHARE``, at most ``PATHS_DEEP_SECONDS``). Then, on a program without
    memory where one violation is asked for, **random tests** (analysis/testing.py,
