@@ -495,3 +495,26 @@ def test_an_exploration_its_budget_paused_goes_on_where_it_stopped(tmp_path: Pat
     assert (out.status, out.kind, out.paths, out.unwind) == (whole.status, whole.kind, whole.paths, whole.unwind)
     assert [c.path.error.range.line for c in out.confirmed] == [c.path.error.range.line for c in whole.confirmed]
     assert len(out.confirmed) == len(whole.confirmed) == (1 if source == "SHORT_AND_LONG" else 0)
+
+
+def test_an_exploration_paused_before_cegar_goes_on_after_it(tmp_path: Path) -> None:
+    import time
+
+    from cbam.engine.analysis.paths import Explorer
+    from cbam.engine.options import VerifyOptions
+    from cbam.engine.pipeline import portfolio
+    from cbam.engine.pipeline.search import Search
+
+    program = load_src(SLL_LENGTH, tmp_path)
+    explorer = Explorer(program, Budget(60, cancel=_stop_every(97)), 1)
+    run_deep(explorer.run)
+    assert explorer.resumable
+    before = explorer.out.paths
+    search = Search(status="unknown", kind=UnknownReason.NO_PROGRESS, reason="CEGAR gave up")
+    paused = {"explorer": explorer}
+    opts = VerifyOptions(timeout=60)
+    run_deep(lambda: portfolio.complete(program, opts, search, time.monotonic(), {}, merge_paths=False, paused=paused))
+    # The paused exploration itself went on (a fresh one would have left it paused).
+    assert not explorer.resumable and explorer.out.status == "safe" and "explorer" not in paused
+    assert search.status == "safe" and search.stats.decided_by == "paths"
+    assert search.stats.explored_paths == explorer.out.paths >= 31 and before < 31

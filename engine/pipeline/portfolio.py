@@ -286,6 +286,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
     retry = False
     guessed = False  # the summaries guessed from runs were tried (CPArec need not again)
     merged: dict[str, int] = {}  # how far merged-path BMC got before (see _bmc_merged)
+    paused: dict[str, Any] = {}  # a path exploration paused between two turns (see _explore_first)
     tested = False  # the random tests ran (``complete`` need not run them again)
     alongside = spacer.running  # Spacer runs beside the engines below, not in its turn
     stop = spacer.proved if alongside else None
@@ -304,8 +305,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 first = scope.large_arrays(program)
                 steps += [templates] if first else []
                 # Path exploration for a moment first, and after merged BMC it goes on from
-                # where it stopped (``paused``).
-                paused: dict[str, Any] = {}
+                # where it stopped (``paused``; and after CEGAR, in ``complete``).
                 steps.append((partial(_explore_first, on_confirmed=on_confirmed, paused=paused), PATHS_SECONDS,
                               PATHS_SHARE))
                 steps.append((partial(_bmc_merged, merged=merged, on_confirmed=on_confirmed), MERGED_SECONDS,
@@ -401,7 +401,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
             tried.append(timed_out)
         if tried:  # whether more time might have given a proof
             retry = any(tried)
-    complete(program, opts, out, t0, known, on_confirmed, merged, tested=tested)
+    complete(program, opts, out, t0, known, on_confirmed, merged, tested=tested, paused=paused)
     if alongside and out.status == "unknown" and not out.confirmed:
         if (proof := spacer.proof(wait=True)) is not None:
             return proof
@@ -710,13 +710,16 @@ def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
 
 def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, known: dict[int, CFANode],
              on_confirmed: Callable[[list[Confirmed]], None] | None = None,
-             merged: dict[str, int] | None = None, merge_paths: bool = True, tested: bool = False) -> None:
+             merged: dict[str, int] | None = None, merge_paths: bool = True, tested: bool = False,
+             paused: dict[str, Any] | None = None) -> None:
     """Let random tests (unless ``tested``: they ran before), merged-path BMC and then path
     exploration decide what CEGAR left undecided; ``search`` becomes the combined answer.
     ``merged``: how far merged-path BMC got before CEGAR (it is tried again only if its time ran
     out there, from the bound it had reached). Without ``merge_paths`` only path exploration
     runs: CPArec's violation within k calls is to be confirmed, not searched for again (merged
-    BMC would unwind past k, and report its own depth)."""
+    BMC would unwind past k, and report its own depth). ``paused``: a path exploration paused
+    before CEGAR (``_explore_first``), which goes on here where nothing was confirmed since (it
+    excludes no error location, and one violation is asked for)."""
     if search.status != "unknown" and not search.stats.decided_by:
         search.stats.decided_by = "cegar"  # an UNKNOWN was decided by no engine
     found = len(search.confirmed) + len(known)
@@ -752,7 +755,11 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
     budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
     from ..analysis.paths import explore
 
-    out = explore(program, budget, opts.max_violations - found, excluded, confirmed_now)
+    explorer = (paused or {}).pop("explorer", None)
+    if explorer is not None and found == 0 and opts.max_violations == 1:
+        out = explorer.resume(budget)
+    else:
+        out = explore(program, budget, opts.max_violations - found, excluded, confirmed_now)
     search.stats.explored_paths = out.paths
     search.confirmed.extend(out.confirmed)
     if out.confirmed and search.stats.decided_by == "merged-bmc":
