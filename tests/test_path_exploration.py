@@ -518,3 +518,33 @@ def test_an_exploration_paused_before_cegar_goes_on_after_it(tmp_path: Path) -> 
     assert not explorer.resumable and explorer.out.status == "safe" and "explorer" not in paused
     assert search.status == "safe" and search.stats.decided_by == "paths"
     assert search.stats.explored_paths == explorer.out.paths >= 31 and before < 31
+
+
+def test_a_leak_after_main_returns_is_found_by_path_exploration(tmp_path: Path) -> None:
+    # The leak check after main's return read the open calls of the step before (main's own):
+    # its dead pointers still held the list, and the branch to the error was never taken.
+    code = """#include <stdlib.h>
+struct node { int v; struct node *next; };
+int main(void) {
+  struct node *h = 0;
+  for (int i = 0; i < 60; i++) {
+    struct node *x = malloc(sizeof(struct node));
+    x->v = i * 7 % 61; x->next = h; h = x;
+  }
+  while (h && h->v != 5) {
+    struct node *t = h->next;
+    free(h);
+    h = t;
+  }
+  return 0;
+}
+"""
+    from cbam.engine.cfa.memsafety import instrument
+
+    result = verify_src(code, tmp_path, timeout=30, property="memsafety")
+    assert result.verdict == "FALSE" and result.violations[0].kind == "valid-memtrack", result.reason
+    check_error_path(result)
+    program = load_src(code, tmp_path, name="alone.c")
+    instrument(program)
+    out = run_deep(lambda: explore(program, Budget(30)))
+    assert out.status == "unsafe", out.reason
