@@ -382,7 +382,7 @@ class Explorer:
         assert isinstance(a, AssumeEdge) and isinstance(b, AssumeEdge) and a.cond is not None
         # The calls open at this step, as the step sets them: the leak check reads them, and
         # with the last step's a returned main's pointers still held its memory (no leak seen).
-        path.enc.live_frames = [*path.enc.stack, path.frames[-1]]
+        path.enc.at_step(path.frames[-1])
         try:
             c = path.enc.truth(a.cond, path.frames[-1], path.length)
         except (EncodingUnsupported, MemoryUnsupported):

@@ -498,12 +498,17 @@ class PathEncoder:
         self.enc.uses_memory = self.mem.used
         return self.enc
 
+    def at_step(self, frame: int) -> None:
+        """The calls open at a step taken in ``frame`` (what the leak check reads): set by each
+        step, and by whoever evaluates an expression ahead of its step."""
+        self.live_frames = [*self.stack, frame]
+
     def step(self, i: int, st: Step, frame: int, next_frame: int) -> None:
         """Encode the path's ``i``-th step, taken in ``frame`` (a call step opens ``next_frame``)."""
         program = self.program
         stack = self.stack
         self.enc.writes.append([])
-        self.live_frames = [*stack, frame]
+        self.at_step(frame)
         e = st.edge
         try:
             if st.kind == "call":
