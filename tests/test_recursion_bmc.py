@@ -126,6 +126,8 @@ def test_the_portfolio_gives_it_what_cegar_leaves(code: str, tmp_path: Path, mon
 
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", cegar_runs_out)
     monkeypatch.setattr(portfolio, "_test_first", lambda *a, **k: (None, False))  # (random tests reach it too)
+    # (and path exploration, which follows the chain's 300 calls within its first moment)
+    monkeypatch.setattr(portfolio, "_explore_first", lambda *a, **k: (None, False))
     r = verify_src(code, tmp_path, timeout=60, config="value+predicate")
     assert r.verdict == "FALSE"
     check_error_path(r)
@@ -174,6 +176,7 @@ def test_a_short_time_limit_leaves_cegar_all_of_it(tmp_path: Path, monkeypatch) 
 
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", record)
     monkeypatch.setattr(portfolio, "_test_first", lambda *a, **k: (None, False))  # (they find CHAIN's violation)
+    monkeypatch.setattr(portfolio, "_explore_first", lambda *a, **k: (None, False))  # (and so does it)
     for timeout in (10, 40):
         verify_src(CHAIN, tmp_path, timeout=timeout, config="value+predicate")
     assert limits[0] is None and limits[-1] is not None and limits[-1] <= 0.4 * 40
