@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -34,6 +35,17 @@ def _m32_available() -> bool:
 
 
 M32 = _m32_available()
+
+
+# What AddressSanitizer (and its LeakSanitizer) prints for each kind of memory-safety violation.
+ASAN_REPORTS = {
+    "valid-memtrack": ("LeakSanitizer: detected memory leaks",),
+    "valid-free": ("attempting double-free", "attempting free on address which was not malloc()-ed",
+                   "bad-free"),
+    "valid-deref": ("heap-use-after-free", "heap-buffer-overflow", "stack-buffer-overflow",
+                    "global-buffer-overflow", "dynamic-stack-buffer-overflow", "stack-use-after-scope",
+                    "stack-use-after-return", "SEGV on unknown address"),
+}
 
 
 def load_src(code: str, tmp_path: Path, name: str = "prog.c", data_model: str = "LP64", entry: str = "main"):
@@ -69,6 +81,44 @@ def assert_replay_reaches_error(source: Path, result: VerificationResult, data_m
     reached = run.returncode != 0 and ("reach_error" in run.stderr or "Assertion" in run.stderr
                                        or "cbam harness" in run.stderr)
     assert reached, f"replay did not reach the error (exit {run.returncode}):\n{run.stderr}\n{v.harness}"
+
+
+def replay_under_asan(source: Path, harness: str, data_model: str, workdir: Path) -> subprocess.CompletedProcess:
+    """Build the program with its harness under AddressSanitizer (leaks checked at exit) and run it."""
+    if shutil.which("gcc") is None or (data_model == "ILP32" and not M32):
+        pytest.skip("gcc (with -m32 for ILP32) is not installed")
+    hpath = workdir / "harness.c"
+    hpath.write_text(harness)
+    exe = workdir / "replay-asan.out"
+    flags = ["-m32"] if data_model == "ILP32" else []
+    cc = subprocess.run(["gcc", "-w", "-g", "-fsanitize=address", *flags, str(source), str(hpath), "-o", str(exe)],
+                        capture_output=True, text=True)
+    if cc.returncode != 0 and "asan" in cc.stderr.lower():
+        pytest.skip(f"AddressSanitizer is not available: {cc.stderr.strip()[:200]}")
+    assert cc.returncode == 0, f"harness does not compile:\n{cc.stderr}\n{harness}"
+
+    def unlimited() -> None:  # AddressSanitizer reserves terabytes of address space for its shadow
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+
+    # (An earlier test in this worker may have set cbam's memory limit, which children inherit.)
+    env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1"}
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, preexec_fn=unlimited, env=env)
+
+
+def assert_replay_shows_memory_error(source: Path, result: VerificationResult, workdir: Path,
+                                     data_model: str = "LP64") -> None:
+    """A memory-safety FALSE replayed under AddressSanitizer, which must report its kind. A leak
+    at abort() is not one LeakSanitizer looks for (it checks at exit): that replay must end in
+    abort() with no other report."""
+    assert result.violations, "a FALSE without a violation"
+    v = result.violations[0]
+    assert v.harness is not None
+    run = replay_under_asan(source, v.harness, data_model, workdir)
+    if run.returncode != 0 and any(r in run.stderr for r in ASAN_REPORTS[v.kind]):
+        return
+    at_abort = v.kind == "valid-memtrack" and run.returncode == -6 and "Sanitizer" not in run.stderr
+    assert at_abort, f"replay did not show {v.kind} (exit {run.returncode}):\n{run.stderr}\n{v.harness}"
 
 
 def check_error_path(result: VerificationResult) -> None:

@@ -15,7 +15,13 @@ from cbam.engine.cfa.layout import Layout
 from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 
-from .conftest import ROOT, assert_replay_reaches_error, check_error_path, verify_src
+from .conftest import (
+    ROOT,
+    assert_replay_reaches_error,
+    assert_replay_shows_memory_error,
+    check_error_path,
+    verify_src,
+)
 
 HEADER = "#include <assert.h>\n#include <stdlib.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n"
 
@@ -225,6 +231,40 @@ def test_memory_errors_are_reported_as_their_own_kind(tmp_path: Path, code: str,
     assert r.verdict == "FALSE", r.reason
     check_error_path(r)
     assert r.violations[0].kind == kind
+    assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path)
+
+
+# A list of nondeterministic length (at most 6 nodes), freed up to the first node holding 3:
+# with 5 or 6 nodes the rest leaks. The first state at the loop's head (no object allocated
+# yet) covered the later ones, the heap objects the loop made never reached the leak check,
+# and CEGAR's value analysis answered TRUE.
+LIST_FREED_UP_TO_3 = """struct node { int v; struct node *next; };
+int main(void) {
+  struct node *h = 0;
+  int n = __VERIFIER_nondet_int();
+  for (int i = 0; i < n && i < 6; i++) {
+    struct node *x = malloc(sizeof(struct node));
+    x->v = i * 7 % 5; x->next = h; h = x;
+  }
+  while (COND) { struct node *t = h->next; free(h); h = t; }
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("config", ["value", "value+predicate"])
+def test_a_leak_from_a_loop_of_unknown_length_is_not_covered_away(tmp_path: Path, config: str):
+    r = run(LIST_FREED_UP_TO_3.replace("COND", "h && h->v != 3"), tmp_path, property="memsafety", config=config,
+            path_exploration=False)
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    v = r.violations[0]
+    assert v.kind == "valid-memtrack"
+    assert any(i.value in (5, 6) for i in v.inputs), v.inputs  # fewer nodes: all of them freed
+    assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path)
+    # Freed to the end, the same lists leak nothing, and that is still proved.
+    assert run(LIST_FREED_UP_TO_3.replace("COND", "h"), tmp_path, property="memsafety", config=config,
+               path_exploration=False).verdict == "TRUE"
 
 
 def test_memory_safe_code_is_proved_safe(tmp_path: Path):
@@ -270,6 +310,7 @@ int main(void) { int *p = buffer(); if (__VERIFIER_nondet_int()) return *p; retu
     r = run(freed, tmp_path, property="memsafety")
     assert r.verdict == "FALSE" and r.violations[0].kind == "valid-free", r.reason
     check_error_path(r)
+    assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path)
 
 
 RECURSIVE_ALLOCA = """

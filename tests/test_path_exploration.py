@@ -13,7 +13,14 @@ from cbam.engine.analysis.paths import explore
 from cbam.engine.analysis.result import UnknownReason
 from cbam.engine.verify import run_deep
 
-from .conftest import ROOT, assert_replay_reaches_error, check_error_path, load_src, verify_src
+from .conftest import (
+    ROOT,
+    assert_replay_reaches_error,
+    assert_replay_shows_memory_error,
+    check_error_path,
+    load_src,
+    verify_src,
+)
 
 SWAP = """#include <assert.h>
 static void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
@@ -544,6 +551,7 @@ int main(void) {
     result = verify_src(code, tmp_path, timeout=30, property="memsafety")
     assert result.verdict == "FALSE" and result.violations[0].kind == "valid-memtrack", result.reason
     check_error_path(result)
+    assert_replay_shows_memory_error(tmp_path / "prog.c", result, tmp_path)
     program = load_src(code, tmp_path, name="alone.c")
     instrument(program)
     out = run_deep(lambda: explore(program, Budget(30)))

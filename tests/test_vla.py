@@ -6,9 +6,6 @@ in the memory-safety check (an access outside the whole object is an invalid der
 
 from __future__ import annotations
 
-import resource
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,7 +13,13 @@ from cbam.engine import api
 from cbam.engine.cfa.ctype import ArrayType, PointerType
 from cbam.engine.cfa.ir import AssignEdge, Binary, Cast, Const, DeclEdge, Expr, Index, Var
 
-from .conftest import M32, assert_replay_reaches_error, check_error_path, load_src, verify_src
+from .conftest import (
+    assert_replay_reaches_error,
+    check_error_path,
+    load_src,
+    replay_under_asan,
+    verify_src,
+)
 
 HEADER = "#include <assert.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n"
 
@@ -318,29 +321,6 @@ int main(void) {
 # ---- memory safety ------------------------------------------------------------------------------
 
 
-def _replay_under_asan(source: Path, harness: str, data_model: str, workdir: Path) -> subprocess.CompletedProcess:
-    """Build the program with its harness under AddressSanitizer, which reports an access
-    outside a variable-length array."""
-    if shutil.which("gcc") is None or (data_model == "ILP32" and not M32):
-        pytest.skip("gcc (with -m32 for ILP32) is not installed")
-    hpath = workdir / "harness.c"
-    hpath.write_text(harness)
-    exe = workdir / "replay-asan.out"
-    flags = ["-m32"] if data_model == "ILP32" else []
-    cc = subprocess.run(["gcc", "-w", "-g", "-fsanitize=address", *flags, str(source), str(hpath), "-o", str(exe)],
-                        capture_output=True, text=True)
-    if cc.returncode != 0 and "asan" in cc.stderr.lower():
-        pytest.skip(f"AddressSanitizer is not available: {cc.stderr.strip()[:200]}")
-    assert cc.returncode == 0, cc.stderr
-
-    def unlimited() -> None:  # AddressSanitizer reserves terabytes of address space for its shadow
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
-
-    # (An earlier test in this worker may have set cbam's memory limit, which children inherit.)
-    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, preexec_fn=unlimited)
-
-
 OUT_OF_BOUNDS = HEADER + """
 int main(void) {
   int n = 2, m = 3;
@@ -362,7 +342,7 @@ def test_memsafety_out_of_bounds_of_a_2d_vla(tmp_path: Path, data_model: str):
     v = r.violations[0]
     assert v.kind == "valid-deref" and v.range.line == 11
     assert [i.value for i in v.inputs][0] == 2  # only i == n leaves the object
-    run = _replay_under_asan(tmp_path / "prog.c", v.harness, data_model, tmp_path)
+    run = replay_under_asan(tmp_path / "prog.c", v.harness, data_model, tmp_path)
     assert run.returncode != 0 and "AddressSanitizer: dynamic-stack-buffer-overflow" in run.stderr, run.stderr
     safe = OUT_OF_BOUNDS.replace("i > n", "i >= n")
     assert verify_src(safe, tmp_path, data_model=data_model, property="memsafety").verdict == "TRUE"

@@ -671,6 +671,11 @@ def evaluate_memory(e: Expr, view: View, evaluate: Callable[[Expr], Any]) -> Any
     return None
 
 
+def heap_objects(m: dict[str, Any]) -> int:
+    """How many heap objects (live or freed) the state ``m`` lists."""
+    return sum(1 for k in m if k.endswith("[#]") and k.startswith(HEAP))
+
+
 def _tracked(view: View) -> int | None:
     """Whether every live heap object is reachable from a variable the state holds (globals and
     the current call's locals); None when the state cannot tell (a caller's locals are not in a
