@@ -52,6 +52,7 @@ KEYWORDS = {"return", "goto", "case", "default", "sizeof", "else", "do", "if", "
             "break", "continue"}
 SNAPSHOT: Path | None = None  # a frozen copy of cbam's code, first on the import path (see --no-snapshot)
 DEADLINE: float | None = None  # no sequence starts after this time.monotonic() (see --budget-minutes)
+PROPERTY = "unreach-call"  # what every run checks (see --property)
 PROCESS_LIMIT = 120.0
 # A file with several entry functions reports the reason_kind, search_stopped and statistics of its
 # first entry only (report_file.merge); another entry's time limit shows only in the joined reason,
@@ -384,6 +385,7 @@ def _run_cbam(path: Path, cache: Path | None, mode: str, timeout: float) -> RunR
     cmd += ["--cache-dir", str(cache), "--self-check"] if cache is not None else ["--no-cache"]
     if mode == "all":
         cmd.append("--all-violations")
+    cmd += ["--property", PROPERTY]
     env = {k: v for k, v in os.environ.items() if k != "CBAM_SELF_CHECK"}
     if SNAPSHOT is not None:
         env["PYTHONPATH"] = str(SNAPSHOT)
@@ -561,7 +563,8 @@ def write_report(path: Path, outcomes: list[SequenceOutcome], args: argparse.Nam
     lines = [
         "# Memory-model differential campaign: cached vs fresh",
         "",
-        f"`python bench/memory_differential.py --sequences {args.sequences} --jobs {args.jobs} --seed {args.seed}`"
+        f"`python bench/memory_differential.py --sequences {args.sequences} --jobs {args.jobs} --seed {args.seed}"
+        f" --property {args.property}`"
         f" (timeout {args.timeout:g} s per run; {elapsed / 60:.1f} min wall clock).",
         *([f"**Reduced:** {len(outcomes)} of the {args.sequences} sequences ran: no sequence started after"
            f" {args.budget_minutes:g} min (--budget-minutes), to keep the campaign near an hour on a shared"
@@ -678,6 +681,9 @@ def main() -> int:
                     help="start no new sequence after this many minutes (the report says how many ran)")
     ap.add_argument("--no-snapshot", action="store_true",
                     help="run the live tree instead of a copy of cbam's code taken at the start")
+    ap.add_argument("--property", choices=("unreach-call", "memsafety"), default="unreach-call",
+                    help="what every run checks (memsafety: the leak, free and dereference checks, whose"
+                         " verdicts the cache must keep as a fresh run gives them)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "reports" / "memory-differential.md"))
     args = ap.parse_args()
 
@@ -689,7 +695,8 @@ def main() -> int:
         return 2
     order = programs[:]
     random.Random(args.seed).shuffle(order)
-    global SNAPSHOT, DEADLINE
+    global SNAPSHOT, DEADLINE, PROPERTY
+    PROPERTY = args.property
     snap_dir = tempfile.TemporaryDirectory(prefix="cbam-memdiff-code-")
     tree_before = code_hash()
     if not args.no_snapshot:

@@ -28,6 +28,9 @@ knowledge.)
 Soundness rules: a missing key is an unknown value. A write through an unknown pointer,
 out of bounds or to freed memory (undefined behaviour) forgets all memory: no TRUE relies on
 such a path being impossible; so does a write at an unknown offset (it may be out of bounds).
+One fact is read from absence: the leak check takes the heap objects a state lists (their
+``[#]`` keys, never dropped by a precision) as all there are, so under memsafety a state
+covers another only if both list the same objects (``ValueCPA.is_less_or_equal``).
 """
 
 from __future__ import annotations
