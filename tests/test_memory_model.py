@@ -267,6 +267,37 @@ def test_a_leak_from_a_loop_of_unknown_length_is_not_covered_away(tmp_path: Path
                path_exploration=False).verdict == "TRUE"
 
 
+RING = """struct cn { int d; struct cn *next; };
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 6) return 0;
+  struct cn *head = 0, *last = 0;
+  for (int i = 0; i <= n; i++) {
+    struct cn *x = malloc(sizeof *x);
+    x->d = i; x->next = head; head = x;
+    if (!last) last = x;
+  }
+  last->next = head;
+  EARLY
+  struct cn *cur = head->next;
+  while (cur != head) { struct cn *nx = cur->next; free(cur); cur = nx; }
+  free(head);
+  return 0;
+}
+"""
+
+
+def test_a_ring_of_objects_that_nothing_reaches_is_a_leak(tmp_path: Path):
+    """Each object of the ring is pointed to by another: path exploration's leak check, which
+    asked only that, proved this TRUE (found by bench-style fuzzing against AddressSanitizer)."""
+    r = run(RING.replace("EARLY", "if (n == 4) return 0;"), tmp_path, property="memsafety")
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert r.violations[0].kind == "valid-memtrack" and [i.value for i in r.violations[0].inputs] == [4]
+    assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path)
+    assert run(RING.replace("EARLY", ""), tmp_path, property="memsafety").verdict == "TRUE"
+
+
 def test_memory_safe_code_is_proved_safe(tmp_path: Path):
     code = """
 int main(void) {

@@ -21,6 +21,7 @@ bit-vector term or an int (its bit pattern); a condition either a z3 Boolean or 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +32,7 @@ from ..cfa.ctype import CType, IntType, PointerType
 from ..cfa.layout import Layout
 
 MAX_SYMBOLIC_COST = 30_000  # summed store-chain lengths under symbolic reads and writes
-MAX_LEAK_TERMS = 20_000  # (heap objects) x (pointers left open) a leak check may weigh
+MAX_LEAK_TERMS = 50_000  # a leak check's terms: objects whose reachability is open, squared, times (them + open values)
 
 
 class MemoryUnsupported(Exception):
@@ -465,37 +466,40 @@ class MemoryState:
         return [(oid, True) for key, oid in self.names.items() if alive(key)] + [(oid, False) for oid in self.heap]
 
     def tracked(self, pointers: list[Any], frames: set[int]) -> z3.BoolRef:
-        """No live heap object is lost: each is pointed to by one of ``pointers`` (the plain
-        pointer variables of the globals and of the active calls' ``frames``), or by a pointer
-        stored in their objects or in another live heap object. (A lost cycle counts as
-        tracked: a violation is only reported where it is certain.)
+        """No live heap object is lost: each is reachable from ``pointers`` (the plain pointer
+        variables of the globals and of the active calls' ``frames``) or from the pointers
+        stored in those calls' and the globals' objects, through pointers stored in live heap
+        objects. (A cycle that nothing reaches is lost: each of its objects pointed to by
+        another counted as tracked here once, and a leaked ring was proved TRUE.)
 
-        What the path decides is decided here: a concrete pointer to an object tracks it, a
-        dead object or holder drops out, so that only the pointers the path leaves open make
-        terms. (Over a list of 120 nodes, all of them symbolic, the term took 42 s to simplify,
+        What the path decides is decided in Python: reachability through the pointers that are
+        numbers gives the objects surely reached, and with the open ones taken to point
+        anywhere, those that may be; only the objects in between make terms, a reachability
+        fixpoint unrolled over them. (A term over a list of 120 nodes took 42 s to simplify,
         deaf to the time limit.)"""
         ptr_bytes = self.bits // 8
         id_mask = (1 << self.id_bits) - 1
-        holders = self.holders(frames)
-        open_ptrs: list[z3.ExprRef] = []  # pointer values the path leaves open
-        pointed: set[int] = set()  # objects a concrete pointer points to
+        roots: set[int] = set()  # objects a root points to
+        open_roots: list[z3.ExprRef] = []  # root values the path leaves open
+        points: dict[int, set[int]] = {}  # heap object -> the objects it points to
+        open_points: dict[int, list[z3.ExprRef]] = {}  # heap object -> its stored values left open
         for g in pointers:
             v = self._value(g)
             if v is None:
-                open_ptrs.append(g)
+                open_roots.append(self.term(g))
             else:
-                pointed.add((v >> self.off_bits) & id_mask)
-        slots: list[tuple[int, z3.BoolRef | None, z3.ExprRef]] = []  # (holder, its liveness, an open value)
-        for oid, always in holders:
+                roots.add((v >> self.off_bits) & id_mask)
+        for oid, always in self.holders(frames):
             size = self.known_sizes.get(oid)
             if size is None:
                 t = z3.simplify(self.sizes[oid])
                 size = t.as_long() if z3.is_bv_value(t) else None
             if size is None or size > 4096:
                 raise MemoryUnsupported("a leak check with objects of unknown or large size")
-            holder_alive = True if always else (None if self.alive is None else self.alive.get(oid, False))
-            if holder_alive is False:
+            if not always and self._alive(oid) is False:
                 continue
+            targets = roots if always else points.setdefault(oid, set())
+            opened = open_roots if always else open_points.setdefault(oid, [])
             b = self.base(oid)
             for off in range(0, size - ptr_bytes + 1, ptr_bytes):
                 parts = [self.byte(b + off + i) for i in range(ptr_bytes)]
@@ -503,33 +507,78 @@ class MemoryState:
                 for part in reversed(parts):
                     byte = self._value(part)
                     if byte is None:
+                        opened.append(z3.Concat(*reversed([self.term(x, 8) for x in parts])))
                         break
                     whole = (whole << 8) | byte
                 else:
-                    if holder_alive:
-                        target = (whole >> self.off_bits) & id_mask
-                        if target != oid:  # (an object does not keep itself)
-                            pointed.add(target)
-                        continue
-                stored = z3.Concat(*reversed([self.term(x, 8) for x in parts]))
-                live = None if holder_alive else z3.Select(self.live, z3.BitVecVal(oid, self.id_bits))
-                slots.append((oid, live, stored))
-        lost = [k for k in self.heap if k not in pointed and (self.alive is None or self.alive.get(k, False))]
-        if (len(open_ptrs) + len(slots)) * len(lost) > MAX_LEAK_TERMS:
-            raise MemoryUnsupported(f"a leak check over {len(lost)} heap objects and {len(open_ptrs) + len(slots)} "
-                                    "pointers the path leaves open")
-        leaks = []
-        for k in lost:
-            known = self.alive is not None
+                    targets.add((whole >> self.off_bits) & id_mask)
+        heap = [k for k in self.heap if self._alive(k) is not False]
+
+        def reach(through: Callable[[int], bool], anywhere: bool) -> set[int]:
+            seen: set[int] = set()
+            todo = list(heap) if anywhere and open_roots else [k for k in roots if k in self.heap]
+            while todo:
+                k = todo.pop()
+                if k in seen:
+                    continue
+                seen.add(k)
+                if k in points and through(k):
+                    todo.extend(t for t in points[k] if t in self.heap)
+                    if anywhere and open_points.get(k):
+                        todo.extend(heap)
+            return seen
+
+        surely = reach(lambda k: self._alive(k) is True, False)
+        maybe = reach(lambda k: self._alive(k) is not False, True)
+        if any(self._alive(k) is True and k not in maybe for k in heap):
+            return z3.BoolVal(False)  # a live object nothing can reach
+        lost = [k for k in heap if k not in maybe]  # (of unknown liveness)
+        between = [k for k in heap if k in maybe and k not in surely]
+        if not lost and not between:
+            return z3.BoolVal(True)
+        n_open = len(open_roots) + sum(len(v) for v in open_points.values())
+        if len(between) * len(between) * (len(between) + n_open) > MAX_LEAK_TERMS:
+            raise MemoryUnsupported(f"a leak check over {len(between)} heap objects whose reachability the path "
+                                    "leaves open")
+
+        def live(k: int) -> z3.BoolRef:
+            return z3.BoolVal(True) if self._alive(k) is True else z3.Select(self.live, z3.BitVecVal(k, self.id_bits))
+
+        def to(k: int, values: list[z3.ExprRef]) -> list[z3.BoolRef]:
             kk = z3.BitVecVal(k, self.id_bits)
-            conds = [] if known else [z3.Select(self.live, kk)]
-            conds += [self.oid(g) != kk for g in open_ptrs]  # (an int pointer: its bits)
-            conds += [z3.Not(self.oid(stored) == kk) if live is None else z3.Not(z3.And(live, self.oid(stored) == kk))
-                      for oid, live, stored in slots if oid != k]
-            if not conds:
-                return z3.BoolVal(False)  # a live object nothing points to
-            leaks.append(z3.And(*conds))
-        return z3.Not(z3.Or(*leaks)) if leaks else z3.BoolVal(True)
+            return [self.oid(v) == kk for v in values]
+
+        # Reached in 0 steps from the objects surely reached: through the roots left open, and
+        # through what those objects hold (if they live).
+        reached = {}
+        for k in between:
+            r = to(k, open_roots)
+            for h in surely:
+                if h in points or h in open_points:
+                    via = [z3.BoolVal(True)] if k in points.get(h, ()) else []
+                    via += to(k, open_points.get(h, []))
+                    if via:
+                        r.append(z3.And(live(h), z3.Or(*via)))
+            reached[k] = z3.Or(*r) if r else z3.BoolVal(False)
+        for _ in range(len(between)):
+            step = {}
+            for k in between:
+                r = [reached[k]]
+                for h in between:
+                    if h == k:
+                        continue
+                    via = [z3.BoolVal(True)] if k in points.get(h, ()) else []
+                    via += to(k, open_points.get(h, []))
+                    if via:
+                        r.append(z3.And(reached[h], live(h), z3.Or(*via)))
+                step[k] = z3.Or(*r)
+            reached = step
+        leaks = [live(k) for k in lost] + [z3.And(live(k), z3.Not(reached[k])) for k in between]
+        return z3.Not(z3.Or(*leaks))
+
+    def _alive(self, oid: int) -> bool | None:
+        """Whether an object lives, where the path's frees (all at concrete addresses) decide it."""
+        return None if self.alive is None else self.alive.get(oid, False)
 
     @staticmethod
     def _value(v: Any) -> int | None:
