@@ -102,7 +102,7 @@ def replay_under_asan(source: Path, harness: str, data_model: str, workdir: Path
         resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 
     # (An earlier test in this worker may have set cbam's memory limit, which children inherit.)
-    env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1"}
+    env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1"}
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, preexec_fn=unlimited, env=env)
 
 

@@ -338,3 +338,28 @@ def test_gnu_alignof_is_the_preferred_alignment(tmp_path, data_model, c, d):
     assert r.verdict == "FALSE"
     check_error_path(r)
     assert_replay_reaches_error(tmp_path / "w.c", r, data_model, tmp_path)
+
+
+def test_lifetimes_end_where_control_leaves_a_block(tmp_path):
+    """An edge ends the lifetimes of a block's variables in memory (aggregates, variables whose
+    address is taken) wherever control leaves the block: at its end, at a break or a continue.
+    Not the function's outermost block (the return ends its variables), and not variables that
+    never live in memory."""
+    from cbam.engine.cfa.ir import BlankEdge
+
+    p = load_src("""int main(void) {
+  int top[2]; int *p = top; int n = 3;
+  while (n--) {
+    int a[2]; int plain = n; int x;
+    p = &x;
+    if (n == 1) { struct { int f; } s; s.f = plain; break; }
+    if (n == 2) continue;
+    a[0] = plain;
+  }
+  return *p;
+}
+""", tmp_path)
+    ends = [(e.range.line if e.range else None, [v.name for v in e.ends]) for e in edges(p)
+            if isinstance(e, BlankEdge) and e.ends]
+    assert sorted(ends) == [(6, ["main::s", "main::x", "main::a"]), (7, ["main::x", "main::a"]),
+                            (9, ["main::x", "main::a"])]

@@ -298,6 +298,52 @@ def test_a_ring_of_objects_that_nothing_reaches_is_a_leak(tmp_path: Path):
     assert run(RING.replace("EARLY", ""), tmp_path, property="memsafety").verdict == "TRUE"
 
 
+@pytest.mark.parametrize("code", [
+    # found by fuzzing against AddressSanitizer: the array lived on after its block
+    "int s = 0; int *p = &s; if (__VERIFIER_nondet_int()) { int t[3] = {1, 2, 3}; p = &t[1]; } s += *p;",
+    # (the block is left by the jump alone: its end is never reached)
+    "int *p = 0; for (int i = 0; i < 3; i++) { int x = i; p = &x; break; } return *p;",
+    "int *p = 0; int n = __VERIFIER_nondet_int(); while (n-- > 0) { int x = n; p = &x; continue; }"
+    " if (p) return *p;",
+], ids=["block", "break", "continue"])
+def test_a_pointer_that_outlives_its_block_dangles(tmp_path: Path, code: str):
+    r = run("int main(void) { " + code + " return 0; }", tmp_path, property="memsafety")
+    assert r.verdict == "FALSE", r.reason
+    check_error_path(r)
+    assert r.violations[0].kind == "valid-deref"
+    assert any(s.kind == "scope" for s in r.violations[0].steps)  # where the lifetime ended
+    assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path)
+
+
+def test_a_pointer_to_a_local_that_outlives_its_call_dangles(tmp_path: Path):
+    code = """int *f(int v) { int x = v; int *p = &x; return p; }
+int main(void) { int *q = f(3); if (__VERIFIER_nondet_int()) return *q; return 0; }
+"""
+    for path_exploration in (True, False):
+        r = run(code, tmp_path, property="memsafety", path_exploration=path_exploration)
+        assert r.verdict == "FALSE" and r.violations[0].kind == "valid-deref", r.reason
+        check_error_path(r)
+        assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path)
+
+
+def test_a_block_entered_again_gives_its_variables_a_new_lifetime(tmp_path: Path):
+    code = """int main(void) {
+  int total = 0;
+  for (int i = 0; i < 4; i++) {
+    int buf[2] = {i, i + 1};
+    int *p = &buf[1];
+    if (i % 2) { int y = 5; int *q = &y; total += *q; }
+    total += *p;
+  }
+  assert(total == 20);
+  return 0;
+}
+"""
+    for path_exploration in (True, False):
+        assert run(code, tmp_path, property="memsafety", path_exploration=path_exploration).verdict == "TRUE"
+    assert run(code, tmp_path).verdict == "TRUE"
+
+
 def test_memory_safe_code_is_proved_safe(tmp_path: Path):
     code = """
 int main(void) {

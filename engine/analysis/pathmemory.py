@@ -591,9 +591,15 @@ class MemoryState:
         """A function returned: the objects of its frame's variables (named ``var@frame``) die."""
         for key, oid in self.names.items():
             if key.endswith(suffix):
-                self._set_live(oid, False)
-                if self.alive is not None:
-                    self.alive[oid] = False
+                self.set_alive(oid, False)
+
+    def set_alive(self, oid: int, alive: bool) -> None:
+        """An object's lifetime begins or ends (a variable's, as control enters or leaves its block)."""
+        if self.alive is not None and self.alive.get(oid) is alive:
+            return
+        self._set_live(oid, alive)
+        if self.alive is not None:
+            self.alive[oid] = alive
 
     def determined(self, op: str, a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
         """Where C itself decides a comparison of two pointers. Not if either points to a freed

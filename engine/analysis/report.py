@@ -106,8 +106,10 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
             inp = inputs_at.get(i)
             msg = f"{e.callee}() returns {inp.value} (external function: any value)" if inp else f"{e.callee}()"
             steps.append(PathStepReport("extern", msg, e.range, fn, e.text, writes))
-        elif isinstance(e, BlankEdge) and e.succ.error is not None:
-            pass
+        elif isinstance(e, BlankEdge) and e.ends:
+            names = ", ".join(display_name(v.name) for v in e.ends)
+            steps.append(PathStepReport("scope", f"the lifetime of {names} ends (its block is left)", e.range, fn,
+                                        e.text))
     _attach_refs(steps, path)
     # Where to report: an assertion wrapper defined in the file reports at its call.
     err = path.error

@@ -35,7 +35,7 @@ class UnknownReason(StrEnum):
 class PathStepReport:
     """One step of an error path, as a user reads it."""
 
-    kind: str  # "decl" | "assign" | "branch" | "call" | "return" | "input" | "extern" | "error"
+    kind: str  # "decl" | "assign" | "branch" | "call" | "return" | "input" | "extern" | "scope" | "error"
     message: str
     range: Range | None
     function: str

@@ -573,7 +573,13 @@ class PathEncoder:
             raise
 
     def op(self, e, frame: int, i: int) -> None:
-        if isinstance(e, BlankEdge | AbortEdge):
+        if isinstance(e, BlankEdge):
+            for v in e.ends:  # control leaves their block: a pointer to one dangles
+                oid = self.mem.names.get(self.inst(v.name, frame))
+                if oid is not None:
+                    self.mem.set_alive(oid, False)
+            return
+        if isinstance(e, AbortEdge):
             return
         if isinstance(e, AssumeEdge):
             c = self.truth(e.cond, frame, i)
@@ -592,6 +598,7 @@ class PathEncoder:
                 return
             if var.name in self.objects:
                 base = self.mem.object(self.inst(var.name, frame), var.type)
+                self.mem.set_alive(self.mem.names[self.inst(var.name, frame)], True)  # (its block entered again)
                 if isinstance(var.type, ArrayType | StructType):
                     if isinstance(e.init, Const):
                         size = self.mem.layout.sizeof(var.type)

@@ -268,6 +268,11 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         self.labels: dict[str, CFANode] = {}
         self.break_stack: list[CFANode] = []
         self.continue_stack: list[CFANode] = []
+        # The scopes a break or continue jumps out to (the variables of those it leaves die).
+        self.break_scopes: list[_Scope] = []
+        self.continue_scopes: list[_Scope] = []
+        self.function_scope = self.scope
+        self.addressed_names: frozenset[str] = frozenset()
         self.switch_cases: list[dict[int, CFANode]] = []
         self.local_names: dict[str, int] = {}
         self.return_type: CType = self.dm.void
@@ -339,6 +344,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             if not isinstance(ft.ret, VoidType):
                 self.result_var = pb.new_var(f"{self.name}::__retval", ft.ret, self.name, is_result=True)
             params = self.bind_params(fd)
+            self.addressed_names = addressed_names(fd.body)
             self.stmt(fd.body)
             if self.cur is not None:
                 src = self.cur
@@ -494,6 +500,26 @@ def entry_object_type(pb: ProgramBuilder, entry: str, index: int, t: CType) -> C
     if declared_array or (isinstance(target, IntType) and target.bits == 8 and not target.is_bool):
         return ArrayType(target, ENTRY_BUFFER_LENGTH)
     return target
+
+
+def addressed_names(body: c_ast.Node) -> frozenset[str]:
+    """The names whose address ``body`` takes (``&x``, ``&x.f``, ``&x[i]``)."""
+    names: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+            if node.op == "&":
+                x = node.expr
+                while isinstance(x, c_ast.StructRef | c_ast.ArrayRef):
+                    if isinstance(x, c_ast.StructRef) and x.type == "->":
+                        break  # (the address of what a pointer points to)
+                    x = x.name
+                if isinstance(x, c_ast.ID):
+                    names.add(x.name)
+            self.generic_visit(node)
+
+    Visitor().visit(body)
+    return frozenset(names)
 
 
 def finalize(cfa: FunctionCFA) -> None:

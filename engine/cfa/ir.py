@@ -315,12 +315,15 @@ class Edge:
 
 @dataclass(eq=False)
 class BlankEdge(Edge):
-    """An edge that does nothing (joins, gotos, labels)."""
+    """An edge that does nothing (joins, gotos, labels); or, with ``ends``, where control leaves
+    a block: the lifetimes of the block's variables that live in memory (aggregates, and
+    variables whose address is taken) end, and a pointer to one of them dangles."""
 
     label: str = ""
+    ends: tuple[Var, ...] = ()
 
     def canon(self) -> str:
-        return "skip"
+        return f"end {', '.join(v.canon() for v in self.ends)}" if self.ends else "skip"
 
     def describe(self) -> str:
         return self.text or self.label

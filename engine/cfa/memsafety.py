@@ -136,7 +136,7 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
         v = Valid(AddrOf(lv, program.data_model.pointer(lv.type)), Const(size, size_t), "deref", int_t)
         if v.canon() not in seen:
             seen.add(v.canon())
-            out.append((v, f"dereference of `{lv}` may be invalid (NULL, out of bounds or freed)"))
+            out.append((v, f"dereference of `{lv}` may be invalid (NULL, out of bounds, freed, or out of its scope)"))
     if isinstance(e, ExternalCallEdge):
         name = e.callee
         if name == "free" and e.args:

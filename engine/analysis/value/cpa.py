@@ -266,12 +266,12 @@ class ValueCPA(CPA):
         am = a.m
         if not all(am.get(k, _MISSING) == v for k, v in b.m.items()):
             return False
-        # A missing key is an unknown value, but for one fact: the leak check (memory._tracked)
-        # takes the heap objects a state lists as every object allocated. A state that lists
-        # fewer must not cover one with more: a loop's head would cover its second iteration
-        # by its first, and the objects allocated in the loop would never reach the check.
-        # (b's objects are among a's already: equal counts make the lists equal.)
-        return not self._whole_heap or mem.heap_objects(am) == mem.heap_objects(b.m)
+        # A missing key is an unknown value, but for two facts: the leak check (memory._tracked)
+        # takes the heap objects a state lists as every object allocated, and a variable's object
+        # not listed dead is alive. A state that lists fewer must not cover one with more: a
+        # loop's head would cover its second iteration by its first, and the objects allocated
+        # in the loop would never reach the check. (b's are among a's: equal counts, equal lists.)
+        return not self._whole_heap or mem.listed_objects(am) == mem.listed_objects(b.m)
 
     def coverage_items(self, state: ValueState):
         # a <= b iff b's facts (and constraints) are among a's
@@ -532,8 +532,25 @@ class ValueCPA(CPA):
                 if mem.is_memory_key(k) and mem.object_of(k) in own:
                     out[k] = v
             mem.release_frame(out, block.function.name)
+            if self._whole_heap:
+                self._dangling(out, call, own, block.function.name)
             return ValueState(out)
         return ValueState(rebuild_map(call.m, exit.m, block, self.globals, self.addressed))
+
+    def _dangling(self, out: dict[str, Any], call: ValueState, own: frozenset[str], fname: str) -> None:
+        """Under memsafety, the callee's objects a pointer still points to after its return are
+        dead (in place): ``return &local`` is an invalid dereference later, not a valid one.
+        A recursive caller's own instance shares the name: that pointer is not followed."""
+        assert self.memory is not None
+        held = {v.obj for v in out.values() if isinstance(v, mem.Ptr) and v.obj in own}
+        if not held:
+            return
+        view = self.memory.view(out)
+        view.owned = True  # (out is this rebuild's own map: changed in place)
+        for obj in held:
+            if any(mem.object_of(k) == obj for k in call.m):
+                raise AnalysisUnsupported(f"a pointer to a local of '{fname}' outlives a recursive call of it", None)
+            view.end_lifetime(obj)
 
     def generalize(self, reduced: ValueState, block: Block, prec: Any) -> ValueState:
         """The parametric entry of a generalizable block: its parameters' concrete values become

@@ -28,9 +28,10 @@ knowledge.)
 Soundness rules: a missing key is an unknown value. A write through an unknown pointer,
 out of bounds or to freed memory (undefined behaviour) forgets all memory: no TRUE relies on
 such a path being impossible; so does a write at an unknown offset (it may be out of bounds).
-One fact is read from absence: the leak check takes the heap objects a state lists (their
-``[#]`` keys, never dropped by a precision) as all there are, so under memsafety a state
-covers another only if both list the same objects (``ValueCPA.is_less_or_equal``).
+Two facts are read from absence: the leak check takes the heap objects a state lists (their
+``[#]`` keys, never dropped by a precision) as all there are, and a variable's object without
+one is alive (``end_lifetime`` marks a dead one); so under memsafety a state covers another
+only if both list the same objects (``ValueCPA.is_less_or_equal``).
 """
 
 from __future__ import annotations
@@ -462,6 +463,17 @@ class View:
             self._own()[zero_key(obj)] = Zero()
         if size is not _MISSING:
             self._own()[heap_key(obj)] = Heap(size if type(size) is int and size >= 0 else None)
+        elif heap_key(obj) in self.m:
+            del self._own()[heap_key(obj)]  # a lifetime begins again (a block entered once more)
+
+    def end_lifetime(self, obj: str) -> None:
+        """A variable's object is gone (control left its block, or its call returned): its
+        contents are forgotten, and under memsafety it is marked dead like a freed object, so
+        an access through a pointer that outlived it is invalid."""
+        size = self.object_size(obj)
+        self.forget_object(obj)
+        if self.mem.program.memsafety:
+            self._own()[heap_key(obj)] = Heap(size, True)
 
     # ---- block operations (the modelled C library) --------------------------------------
     def cells_in(self, obj: str, lo: int, hi: int) -> list[tuple[int, int, Any]]:
@@ -674,9 +686,10 @@ def evaluate_memory(e: Expr, view: View, evaluate: Callable[[Expr], Any]) -> Any
     return None
 
 
-def heap_objects(m: dict[str, Any]) -> int:
-    """How many heap objects (live or freed) the state ``m`` lists."""
-    return sum(1 for k in m if k.endswith("[#]") and k.startswith(HEAP))
+def listed_objects(m: dict[str, Any]) -> int:
+    """How many objects the state ``m`` lists the size or the death of: heap objects (live or
+    freed), variable-length arrays, variables whose lifetime ended."""
+    return sum(1 for k in m if k.endswith("[#]"))
 
 
 def _tracked(view: View) -> int | None:
@@ -938,9 +951,13 @@ def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], global
 
 def apply(view: View, edge: Any, evaluate: Callable[[Expr], Any], globals_: frozenset[str]) -> None:
     """The effect of an assignment, declaration, return or external call on ``view``."""
-    from ...cfa.ir import AssignEdge, DeclEdge, ExternalCallEdge, ReturnEdge
+    from ...cfa.ir import AssignEdge, BlankEdge, DeclEdge, ExternalCallEdge, ReturnEdge
 
-    if isinstance(edge, AssignEdge):
+    if isinstance(edge, BlankEdge):
+        for v in edge.ends:
+            if v.name in view.mem.objects:
+                view.end_lifetime(view.name(v.name))
+    elif isinstance(edge, AssignEdge):
         assign(view, edge.lhs, edge.rhs, evaluate)
     elif isinstance(edge, DeclEdge):
         declare(view, edge.var, edge.init, evaluate, edge.lengths)

@@ -10,6 +10,7 @@ from ..ctype import (
     DataModel,
     StructType,
 )
+from ..ir import Var
 
 START_FUNCTION = "__cbam_start"
 
@@ -46,6 +47,8 @@ class _Scope:
         self.typedefs: dict[str, CType] = {}
         self.enums: dict[str, int] = {}
         self.tags: dict[str, StructType] = {}
+        # Its variables that may live in memory, whose lifetimes end where control leaves it.
+        self.objects: list[Var] = []
 
     def lookup(self, attr: str, name: str):
         s: _Scope | None = self

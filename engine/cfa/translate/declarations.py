@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ...frontend.errors import Unsupported
+from ...frontend.errors import Range, Unsupported
 from ..ctype import (
     ArrayType,
     CType,
@@ -19,6 +19,7 @@ from ..ctype import (
 )
 from ..ir import (
     AssignEdge,
+    BlankEdge,
     Cast,
     Const,
     DeclEdge,
@@ -48,9 +49,31 @@ class DeclarationBuilder:
         self.scope = _Scope(self.scope)
         try:
             yield
+            self.end_scopes(self.scope.parent)
         finally:
             assert self.scope.parent is not None
             self.scope = self.scope.parent
+
+    def end_scopes(self, until: _Scope | None, node: c_ast.Node | None = None) -> None:
+        """Control leaves the scopes from the current one up to ``until`` (not included): the
+        lifetimes of their variables in memory end (an edge that says so, if there are any).
+        The function's outermost block is left by returning, which ends them all."""
+        ends: list[Var] = []
+        s: _Scope | None = self.scope
+        while s is not None and s is not until and s.parent is not self.function_scope:
+            ends += reversed(s.objects)
+            s = s.parent
+        if ends and self.cur is not None:
+            rng, text = self.pb.range(node) if node is not None else None, ""
+            if node is None and self.context_range is not None:  # the block's closing brace
+                r = self.context_range
+                rng, text = Range(r.file, r.end_line, max(1, r.end_col - 1), r.end_line, r.end_col), "}"
+            self.emit(BlankEdge, node, rng=rng, ends=tuple(ends), label="end of scope", text=text)
+
+    def lives_in_memory(self, name: str, t: CType) -> bool:
+        """Whether a local may live in memory: an aggregate, or a variable whose address the
+        function takes somewhere (by name: a shadowed one counts too)."""
+        return isinstance(t, ArrayType | StructType) or name in self.addressed_names
 
     def unique_local(self, name: str) -> str:
         count = self.local_names.get(name, 0)
@@ -237,6 +260,8 @@ class DeclarationBuilder:
         vid = self.unique_local(decl.name)
         var = pb.new_var(vid, t, self.name, range=pb.range(decl))
         self.scope.vars[decl.name] = vid
+        if self.lives_in_memory(decl.name, t):
+            self.scope.objects.append(var)
         self.init_var(var, decl, is_global=False)
 
 

@@ -163,10 +163,12 @@ class StatementBuilder:
         elif isinstance(node, c_ast.Break):
             if not self.break_stack:
                 raise Unsupported("break outside a loop or switch", self.pb.range(node))
+            self.end_scopes(self.break_scopes[-1], node)
             self.goto(self.break_stack[-1], node, "break")
         elif isinstance(node, c_ast.Continue):
             if not self.continue_stack:
                 raise Unsupported("continue outside a loop", self.pb.range(node))
+            self.end_scopes(self.continue_scopes[-1], node)
             self.goto(self.continue_stack[-1], node, "continue")
         elif isinstance(node, c_ast.Label):
             target = self.label_node(node.name)
@@ -198,11 +200,15 @@ class StatementBuilder:
     def loop_body(self, body: c_ast.Node | None, brk: CFANode, cont: CFANode) -> None:
         self.break_stack.append(brk)
         self.continue_stack.append(cont)
+        self.break_scopes.append(self.scope)
+        self.continue_scopes.append(self.scope)
         try:
             self.stmt(body)
         finally:
             self.break_stack.pop()
             self.continue_stack.pop()
+            self.break_scopes.pop()
+            self.continue_scopes.pop()
 
     def switch(self, node: c_ast.Switch) -> None:
         value = self.promote(self.rvalue(self.expr(node.cond)))
@@ -241,10 +247,12 @@ class StatementBuilder:
         self.goto(default if default is not None else done)
         self.switch_cases.append(targets)
         self.break_stack.append(done)
+        self.break_scopes.append(self.scope)
         try:
             self.stmt(node.stmt)
         finally:
             self.break_stack.pop()
+            self.break_scopes.pop()
             self.switch_cases.pop()
         self.goto(done)
         self.cur = done if done.inn else None

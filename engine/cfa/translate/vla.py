@@ -127,6 +127,7 @@ class VlaBuilder:
         vid = self.unique_local(decl.name)
         var = pb.new_var(vid, flat, self.name, range=pb.range(decl))
         self.scope.vars[decl.name] = vid
+        self.scope.objects.append(var)
         pb.vla_shapes[vid] = VlaShape(dims, elem, False)
         self.emit(DeclEdge, decl, var=var, init=None, lengths=dims)
         return True
