@@ -363,3 +363,24 @@ def test_lifetimes_end_where_control_leaves_a_block(tmp_path):
             if isinstance(e, BlankEdge) and e.ends]
     assert sorted(ends) == [(6, ["main::s", "main::x", "main::a"]), (7, ["main::x", "main::a"]),
                             (9, ["main::x", "main::a"])]
+
+
+def test_a_goto_out_of_blocks_ends_their_lifetimes(tmp_path):
+    from cbam.engine.cfa.ir import BlankEdge
+
+    code = """int main(void) {
+  int *p = 0;
+  { int x = 1; p = &x;
+    { int y[2]; if (*p) goto out; y[0] = 0; goto inner; inner: p = &y[1]; }
+  }
+out:
+  return *p;
+}
+"""
+    p = load_src(code, tmp_path)
+    ends = sorted((e.range.line, [v.name for v in e.ends]) for e in edges(p) if isinstance(e, BlankEdge) and e.ends)
+    # (the goto to `inner` stays in its block: it ends nothing)
+    assert ends == [(4, ["main::y"]), (4, ["main::y", "main::x"]), (5, ["main::x"])]
+    r = verify_src(code, tmp_path, property="memsafety")
+    assert r.verdict == "FALSE" and r.violations[0].kind == "valid-deref", r.reason
+    check_error_path(r)

@@ -272,6 +272,8 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
         self.break_scopes: list[_Scope] = []
         self.continue_scopes: list[_Scope] = []
         self.function_scope = self.scope
+        self.label_scopes: dict[str, _Scope] = {}
+        self.pending_gotos: list[tuple[BlankEdge, _Scope, str]] = []
         self.addressed_names: frozenset[str] = frozenset()
         self.switch_cases: list[dict[int, CFANode]] = []
         self.local_names: dict[str, int] = {}
@@ -346,6 +348,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             params = self.bind_params(fd)
             self.addressed_names = addressed_names(fd.body)
             self.stmt(fd.body)
+            self.end_goto_scopes()
             if self.cur is not None:
                 src = self.cur
                 end = fd.body.coord

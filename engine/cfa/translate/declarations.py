@@ -70,6 +70,33 @@ class DeclarationBuilder:
                 rng, text = Range(r.file, r.end_line, max(1, r.end_col - 1), r.end_line, r.end_col), "}"
             self.emit(BlankEdge, node, rng=rng, ends=tuple(ends), label="end of scope", text=text)
 
+    def objects_in_scope(self) -> bool:
+        """Whether a block the current one is in (the function's outermost aside) has variables
+        in memory: only then can a jump end lifetimes."""
+        s: _Scope | None = self.scope
+        while s is not None and s.parent is not self.function_scope:
+            if s.objects:
+                return True
+            s = s.parent
+        return False
+
+    def end_goto_scopes(self) -> None:
+        """Fill in the lifetimes each goto ends: those of the blocks it leaves, the blocks around
+        it that are not around its label. (A goto into a block past a declaration does not begin
+        that variable's lifetime again.)"""
+        for edge, scope, label in self.pending_gotos:
+            around_label: set[int] = set()
+            t: _Scope | None = self.label_scopes.get(label)
+            while t is not None:
+                around_label.add(id(t))
+                t = t.parent
+            ends: list[Var] = []
+            s: _Scope | None = scope
+            while s is not None and id(s) not in around_label and s.parent is not self.function_scope:
+                ends += reversed(s.objects)
+                s = s.parent
+            edge.ends = tuple(ends)
+
     def lives_in_memory(self, name: str, t: CType) -> bool:
         """Whether a local may live in memory: an aggregate, or a variable whose address the
         function takes somewhere (by name: a shadowed one counts too)."""

@@ -15,6 +15,7 @@ from ..ir import (
     AssignEdge,
     AssumeEdge,
     Binary,
+    BlankEdge,
     Const,
     Expr,
     ReturnEdge,
@@ -172,12 +173,18 @@ class StatementBuilder:
             self.goto(self.continue_stack[-1], node, "continue")
         elif isinstance(node, c_ast.Label):
             target = self.label_node(node.name)
+            self.label_scopes[node.name] = self.scope
             self.goto(target)
             self.cur = target
             self.stmt(node.stmt)
         elif isinstance(node, c_ast.Goto):
             if not isinstance(node.name, str):
                 raise Unsupported("computed goto", self.pb.range(node))
+            if self.cur is not None and self.objects_in_scope():
+                # Which blocks it leaves is known once its label is: the edge's ends are filled
+                # in at the function's end (see end_goto_scopes).
+                edge = self.emit(BlankEdge, node, label="end of scope")
+                self.pending_gotos.append((edge, self.scope, node.name))
             self.goto(self.label_node(node.name), node, f"goto {node.name}")
         elif isinstance(node, c_ast.Return):
             self.ret(node)
