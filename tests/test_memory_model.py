@@ -225,6 +225,9 @@ int main(void) {
     ("int *a = malloc(sizeof(int)); if (__VERIFIER_nondet_int()) free(a);", "valid-memtrack"),
     ("int *a = malloc(sizeof(int)); a = 0; if (__VERIFIER_nondet_int()) abort();", "valid-memtrack"),
     ("char b[4]; strcpy(b, \"abcd\");", "valid-deref"),
+    # (found by fuzzing against AddressSanitizer: realloc frees its argument as free does)
+    ("int *a = malloc(4); free(a); a = realloc(a, 8); free(a);", "valid-free"),
+    ("int st[2] = {1, 2}; int *a = realloc(st, 16); free(a);", "valid-free"),
 ])
 def test_memory_errors_are_reported_as_their_own_kind(tmp_path: Path, code: str, kind: str):
     r = run("int main(void) { " + code + " return 0; }", tmp_path, property="memsafety")
@@ -358,6 +361,9 @@ int main(void) {
     assert run(code, tmp_path, property="memsafety").verdict == "TRUE"
     kept = "struct n { struct n *next; } *head;\nint main(void) { head = malloc(sizeof *head); head->next = 0; return 0; }"
     assert run(kept, tmp_path, property="memsafety").verdict == "TRUE"  # still reachable: tracked
+    grown = "int main(void) { int *a = malloc(4); a = realloc(a, 8); a[1] = 2; a = realloc(a, 12); free(a);" \
+        " int *b = realloc(0, 4); free(b); return 0; }"
+    assert run(grown, tmp_path, property="memsafety").verdict == "TRUE"
     held = "int main(void) { int *a = malloc(4); if (__VERIFIER_nondet_int()) abort(); free(a); return 0; }"
     assert run(held, tmp_path, property="memsafety").verdict == "TRUE"  # at abort() a still points to it
 

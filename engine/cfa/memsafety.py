@@ -139,9 +139,11 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
             out.append((v, f"dereference of `{lv}` may be invalid (NULL, out of bounds, freed, or out of its scope)"))
     if isinstance(e, ExternalCallEdge):
         name = e.callee
-        if name == "free" and e.args:
+        if name in ("free", "realloc") and e.args:
+            # realloc(p, n) frees p as free(p) does: NULL, or the start of a live heap object.
             out.append((Valid(e.args[0], Const(0, size_t), "free", int_t),
-                        f"free({e.args[0]}) may free memory that is not a live heap object"))
+                        f"{name}({e.args[0]}{', ...' if name == 'realloc' else ''}) may free memory that is not a "
+                        "live heap object"))
         elif name in _COPIES and len(e.args) > 2:
             dst, src, n = _COPIES[name]
             for k in (dst, src):
