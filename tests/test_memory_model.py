@@ -228,6 +228,8 @@ int main(void) {
     # (found by fuzzing against AddressSanitizer: realloc frees its argument as free does)
     ("int *a = malloc(4); free(a); a = realloc(a, 8); free(a);", "valid-free"),
     ("int st[2] = {1, 2}; int *a = realloc(st, 16); free(a);", "valid-free"),
+    ("char *s = \"abc\"; if (__VERIFIER_nondet_int()) s[0] = 'x';", "valid-deref"),  # a string literal
+    ("char b[4]; memcpy(\"abc\", b, 4);", "valid-deref"),
 ])
 def test_memory_errors_are_reported_as_their_own_kind(tmp_path: Path, code: str, kind: str):
     r = run("int main(void) { " + code + " return 0; }", tmp_path, property="memsafety")
@@ -364,6 +366,9 @@ int main(void) {
     grown = "int main(void) { int *a = malloc(4); a = realloc(a, 8); a[1] = 2; a = realloc(a, 12); free(a);" \
         " int *b = realloc(0, 4); free(b); return 0; }"
     assert run(grown, tmp_path, property="memsafety").verdict == "TRUE"
+    copied = "int main(void) { char b[] = \"abc\"; const char *s = \"xyz\"; b[0] = s[1]; memcpy(b + 1, s, 2);" \
+        " return b[0] - 'y'; }"
+    assert run(copied, tmp_path, property="memsafety").verdict == "TRUE"  # a literal read, copied, never written
     held = "int main(void) { int *a = malloc(4); if (__VERIFIER_nondet_int()) abort(); free(a); return 0; }"
     assert run(held, tmp_path, property="memsafety").verdict == "TRUE"  # at abort() a still points to it
 

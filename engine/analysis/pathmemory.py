@@ -59,6 +59,7 @@ class MemoryState:
     known_sizes: dict[int, int] = field(default_factory=dict)  # the sizes that are concrete
     alive: dict[int, bool] | None = field(default_factory=dict)  # liveness, while every free was at a concrete address
     heap: set[int] = field(default_factory=set)
+    readonly: set[int] = field(default_factory=set)  # string literals' objects
     names: dict[str, int] = field(default_factory=dict)
     accesses: list[Access] = field(default_factory=list)
     constraints: list[z3.BoolRef] = field(default_factory=list)
@@ -219,6 +220,7 @@ class MemoryState:
         if oid is None:
             oid = self.create(len(data))
             self.names[key] = oid
+            self.readonly.add(oid)
             b = self.base(oid)
             for i, byte in enumerate(data):
                 self.put(b + i, byte & 0xFF)
@@ -251,6 +253,17 @@ class MemoryState:
         inside = [z3.And(oid_t == z3.BitVecVal(k, self.id_bits), z3.ULE(off + nn, size), z3.ULE(nn, size))
                   for k, size in self.sizes.items()]
         return z3.And(z3.Or(*inside) if inside else z3.BoolVal(False), z3.Select(self.live, oid_t))
+
+    def writable(self, p: Any) -> Any:
+        """Whether ``p`` points to no string literal (a bool where the path decides it)."""
+        k = self._concrete(p)
+        if k is not None:
+            return (k >> self.off_bits) not in self.readonly
+        return self.writable_term(p)
+
+    def writable_term(self, p: Any) -> z3.BoolRef:
+        oid = self.oid(p)
+        return z3.And(*[oid != z3.BitVecVal(k, self.id_bits) for k in self.readonly])
 
     def valid_term(self, p: Any, n: Any) -> z3.BoolRef:
         v = self.valid(p, n)

@@ -190,6 +190,8 @@ class PathEncoder:
                 st, ut = self.scalar(e.size.type), IntType("uintptr", self.mem.bits, False, 4)
                 n = _cast_int(size, st, ut) if isinstance(size, int) else bv_cast(size, st, ut)
                 ok = self.mem.valid(p, n)
+                if e.kind == "write" and ok is not False:
+                    ok = self.mem.writable(p) if ok is True else z3.And(ok, self.mem.writable_term(p))
             if isinstance(ok, bool):
                 return int(ok)
             return z3.If(ok, z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))

@@ -242,7 +242,8 @@ class Nondet(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Valid(Expr):
-    """1 if ``size`` bytes at ``ptr`` lie in one live object (``kind`` "deref"), or if ``ptr`` may
+    """1 if ``size`` bytes at ``ptr`` lie in one live object (``kind`` "deref"; "write": one that is
+    not a string literal, which C does not let a program change), or if ``ptr`` may
     be passed to free (``kind`` "free": NULL or the start of a live heap object), or if every
     allocated object is freed or reachable from a global (``kind`` "memtrack"); else 0.
     Only the memory-safety check (cfa/memsafety.py) puts it into a CFA."""
@@ -261,7 +262,9 @@ class Valid(Expr):
     def __str__(self) -> str:
         if self.kind == "memtrack":
             return "tracked()"
-        return f"valid({self.ptr}, {self.size})" if self.kind == "deref" else f"freeable({self.ptr})"
+        if self.kind in ("deref", "write"):
+            return f"valid({self.ptr}, {self.size})"
+        return f"freeable({self.ptr})"
 
 
 def _paren(e: Expr) -> str:

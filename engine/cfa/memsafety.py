@@ -127,16 +127,22 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
         collect(e.lhs, True)
         for a in e.args:
             collect(a, True)
+    # The place an assignment writes (a string literal may be read, not written).
+    written = e.lhs if isinstance(e, AssignEdge | CallEdge | ExternalCallEdge) else None
     out: list[tuple[Valid, str]] = []
     seen: set[str] = set()
     for lv in accessed:
         size = layout.sizeof(lv.type)
         if size is None or isinstance(lv.type, ArrayType):
             continue
-        v = Valid(AddrOf(lv, program.data_model.pointer(lv.type)), Const(size, size_t), "deref", int_t)
+        write = lv is written
+        v = Valid(AddrOf(lv, program.data_model.pointer(lv.type)), Const(size, size_t), "write" if write else "deref",
+                  int_t)
         if v.canon() not in seen:
             seen.add(v.canon())
-            out.append((v, f"dereference of `{lv}` may be invalid (NULL, out of bounds, freed, or out of its scope)"))
+            out.append((v, f"write to `{lv}` may be invalid (NULL, out of bounds, freed, out of its scope, or a string "
+                           "literal)" if write else
+                        f"dereference of `{lv}` may be invalid (NULL, out of bounds, freed, or out of its scope)"))
     if isinstance(e, ExternalCallEdge):
         name = e.callee
         if name in ("free", "realloc") and e.args:
@@ -148,7 +154,7 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
             dst, src, n = _COPIES[name]
             for k in (dst, src):
                 if k is not None:
-                    out.append((Valid(e.args[k], e.args[n], "deref", int_t),
+                    out.append((Valid(e.args[k], e.args[n], "write" if k == dst else "deref", int_t),
                                 f"{name} may access memory out of bounds of `{e.args[k]}`"))
         elif name == "strlen" and e.args:
             out.append((Valid(e.args[0], Const(0, size_t), "string", int_t),

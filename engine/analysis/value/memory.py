@@ -737,7 +737,7 @@ def _valid(e: Valid, view: View, evaluate: Callable[[Expr], Any]) -> int | None:
         if p.off is None:
             return None
         return int(p.off == 0 and not freed)
-    if freed or p.obj.startswith(FUNCTION):
+    if freed or p.obj.startswith(FUNCTION) or (e.kind == "write" and p.obj.startswith(STRING)):
         return 0
     if e.kind == "string":  # a NUL within the object (c_string_length reads in bounds only)
         return None if view.c_string_length(p) is None else 1
