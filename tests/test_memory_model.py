@@ -329,6 +329,16 @@ int main(void) { int *q = f(3); if (__VERIFIER_nondet_int()) return *q; return 0
         assert r.verdict == "FALSE" and r.violations[0].kind == "valid-deref", r.reason
         check_error_path(r)
         assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path)
+    # Called twice, the pointers from both calls dangle; unused, they are harmless.
+    twice = code.replace("int *q = f(3);", "int *q = f(3); int *q2 = f(4);").replace("return *q;", "return *q2;")
+    assert run(twice, tmp_path, property="memsafety", path_exploration=False).verdict == "FALSE"
+    assert run(code.replace("return *q;", "return 0;"), tmp_path, property="memsafety").verdict == "TRUE"
+    # In a recursive function a caller's instance has the same name: never TRUE.
+    recursive = """int *r(int n) { int x = n; if (n > 0) { int *q = r(n - 1); return q; } return &x; }
+int main(void) { int *p = r(2); return *p; }
+"""
+    assert run(recursive, tmp_path, property="memsafety", path_exploration=False).verdict == "UNKNOWN"
+    assert run(recursive, tmp_path, property="memsafety").verdict in ("FALSE", "UNKNOWN")
 
 
 def test_a_block_entered_again_gives_its_variables_a_new_lifetime(tmp_path: Path):

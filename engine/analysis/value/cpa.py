@@ -248,6 +248,7 @@ class ValueCPA(CPA):
         # The leak check reads the heap objects a state lists as all there are (see
         # is_less_or_equal), so under memsafety that list is never left to coverage.
         self._whole_heap = self.memory is not None and program.memsafety
+        self._recursive_functions: set[str] | None = None
         self._local_objects: dict[str, frozenset[str]] = {}
         if self.memory is not None:
             for n in self.memory.objects:
@@ -540,17 +541,26 @@ class ValueCPA(CPA):
     def _dangling(self, out: dict[str, Any], call: ValueState, own: frozenset[str], fname: str) -> None:
         """Under memsafety, the callee's objects a pointer still points to after its return are
         dead (in place): ``return &local`` is an invalid dereference later, not a valid one.
-        A recursive caller's own instance shares the name: that pointer is not followed."""
+        In a recursive function a caller's own instance shares the name: such a pointer is not
+        followed."""
         assert self.memory is not None
         held = {v.obj for v in out.values() if isinstance(v, mem.Ptr) and v.obj in own}
         if not held:
             return
+        if fname in self._recursive():
+            raise AnalysisUnsupported(f"a pointer to a local of the recursive function '{fname}' outlives its call",
+                                      None)
         view = self.memory.view(out)
         view.owned = True  # (out is this rebuild's own map: changed in place)
         for obj in held:
-            if any(mem.object_of(k) == obj for k in call.m):
-                raise AnalysisUnsupported(f"a pointer to a local of '{fname}' outlives a recursive call of it", None)
             view.end_lifetime(obj)
+
+    def _recursive(self) -> set[str]:
+        if self._recursive_functions is None:
+            from ..scope import recursive
+
+            self._recursive_functions = recursive(self.program)
+        return self._recursive_functions
 
     def generalize(self, reduced: ValueState, block: Block, prec: Any) -> ValueState:
         """The parametric entry of a generalizable block: its parameters' concrete values become
