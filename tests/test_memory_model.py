@@ -101,6 +101,39 @@ int main(void) { assert(sizeof(struct s) == 24); return 0; }
     assert layout.offset(st, "x")[0] == 4 and layout.offset(st, "p")[0] == 12
 
 
+FLEXIBLE = """struct buf { int n; int d[]; };
+struct wide { char c; long d[]; };
+int main(void) {
+  assert(sizeof(struct buf) == 4 && sizeof(struct wide) == WIDE);
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 4) return 0;
+  struct buf *b = malloc(sizeof(struct buf) + n * sizeof(int));
+  b->n = n;
+  for (int i = 0; i < BOUND; i++) b->d[i] = i;
+  int s = 0;
+  for (int i = 0; i < b->n; i++) s += b->d[i];
+  assert(s == n * (n - 1) / 2 EXTRA);
+  free(b);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("data_model,wide", [("LP64", 8), ("ILP32", 4)])
+def test_a_flexible_array_member_holds_what_the_allocation_adds(tmp_path: Path, data_model: str, wide: int):
+    """``int d[];`` adds no bytes to its struct (sizeof was 'of an incomplete type': UNKNOWN),
+    and the elements an allocation adds beyond the struct are its own."""
+    code = FLEXIBLE.replace("WIDE", str(wide))
+    safe = code.replace("BOUND", "n").replace(" EXTRA", "")
+    assert run(safe, tmp_path, data_model).verdict == "TRUE"
+    assert run(safe, tmp_path, data_model, property="memsafety").verdict == "TRUE"
+    false_replayed(safe.replace("n * (n - 1) / 2", "n * (n - 1) / 2 + (n == 3)"), tmp_path, data_model)
+    r = run(code.replace("BOUND", "n + 1").replace(" EXTRA", ""), tmp_path, data_model, property="memsafety")
+    assert r.verdict == "FALSE" and r.violations[0].kind == "valid-deref", r.reason
+    check_error_path(r)
+    assert_replay_shows_memory_error(tmp_path / "prog.c", r, tmp_path, data_model)
+
+
 def test_large_zero_initialised_arrays_cost_nothing(tmp_path: Path):
     code = """
 int g[1000000];

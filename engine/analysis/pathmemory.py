@@ -490,6 +490,8 @@ class MemoryState:
         anywhere, those that may be; only the objects in between make terms, a reachability
         fixpoint unrolled over them. (A term over a list of 120 nodes took 42 s to simplify,
         deaf to the time limit.)"""
+        if all(self._alive(k) is False for k in self.heap):
+            return z3.BoolVal(True)  # (every object freed: whatever holds what, nothing leaks)
         ptr_bytes = self.bits // 8
         id_mask = (1 << self.id_bits) - 1
         roots: set[int] = set()  # objects a root points to

@@ -190,8 +190,9 @@ class DataModel:
         if isinstance(t, StructType) and structs is not None and t.key() in structs:
             size = 0
             align = 1
-            for _, ft in structs[t.key()]:
-                fs = self.sizeof(ft, structs)
+            fields = structs[t.key()]
+            for i, (_, ft) in enumerate(fields):
+                fs = 0 if flexible_member(t, ft, i == len(fields) - 1) else self.sizeof(ft, structs)
                 fa = self.alignof(ft, structs)
                 if fs is None or fa is None:
                     return None
@@ -235,3 +236,9 @@ class DataModel:
         if sig.bits > uns.bits:
             return sig
         return self.unsigned_of(sig)
+
+
+def flexible_member(t: CType, member: CType, last: bool) -> bool:
+    """Whether ``member`` is a struct's flexible array member (C99 ``int d[];``, the last one):
+    it adds no bytes to the struct's size, and an object allocated larger holds its elements."""
+    return last and isinstance(t, StructType) and not t.union and isinstance(member, ArrayType) and member.size is None

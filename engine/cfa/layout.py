@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .ctype import ArrayType, CType, DataModel, StructType
+from .ctype import ArrayType, CType, DataModel, StructType, flexible_member
 
 
 class Layout:
@@ -30,8 +30,8 @@ class Layout:
         if fields is None:
             return None
         off = 0
-        for fname, ftype in fields:
-            size = self.dm.sizeof(ftype, self.structs)
+        for i, (fname, ftype) in enumerate(fields):
+            size = 0 if flexible_member(t, ftype, i == len(fields) - 1) else self.dm.sizeof(ftype, self.structs)
             align = self.dm.alignof(ftype, self.structs)
             if size is None or align is None:
                 return None
