@@ -60,6 +60,7 @@ class MemoryState:
     alive: dict[int, bool] | None = field(default_factory=dict)  # liveness, while every free was at a concrete address
     heap: set[int] = field(default_factory=set)
     readonly: set[int] = field(default_factory=set)  # string literals' objects
+    ended: set[str] = field(default_factory=set)  # variables whose block was left
     names: dict[str, int] = field(default_factory=dict)
     accesses: list[Access] = field(default_factory=list)
     constraints: list[z3.BoolRef] = field(default_factory=list)
@@ -607,6 +608,19 @@ class MemoryState:
         for key, oid in self.names.items():
             if key.endswith(suffix):
                 self.set_alive(oid, False)
+
+    def end_lifetime(self, key: str) -> None:
+        """Control left the block of the variable named ``key``: its object is dead."""
+        oid = self.names.get(key)
+        if oid is not None:
+            self.set_alive(oid, False)
+            self.ended.add(key)
+
+    def begin_lifetime(self, key: str) -> None:
+        """The variable named ``key`` is declared: after an ended lifetime it gets a new object."""
+        if key in self.ended:
+            self.ended.discard(key)
+            del self.names[key]
 
     def set_alive(self, oid: int, alive: bool) -> None:
         """An object's lifetime begins or ends (a variable's, as control enters or leaves its block)."""

@@ -185,6 +185,7 @@ class _Encoder(PathEncoder):
         mem.alive = dict(mem.alive) if mem.alive is not None else None
         mem.accesses, mem.constraints, mem.log = list(mem.accesses), list(mem.constraints), dict(mem.log)
         mem.bounds = list(mem.bounds)
+        mem.readonly, mem.ended = set(mem.readonly), set(mem.ended)
         new.mem = mem
         return new
 

@@ -184,7 +184,8 @@ class PathEncoder:
                 ok = self.mem.terminated(p)
             elif e.kind == "strcpy":
                 src = self.expr(e.size, frame, step)
-                ok = z3.And(self.mem.terminated(src), self.mem.valid_term(p, self.mem.string_length(src) + 1))
+                ok = z3.And(self.mem.terminated(src), self.mem.valid_term(p, self.mem.string_length(src) + 1),
+                            self.mem.writable_term(p))
             else:
                 size = self.value(e.size, frame, step)
                 st, ut = self.scalar(e.size.type), IntType("uintptr", self.mem.bits, False, 4)
@@ -577,9 +578,7 @@ class PathEncoder:
     def op(self, e, frame: int, i: int) -> None:
         if isinstance(e, BlankEdge):
             for v in e.ends:  # control leaves their block: a pointer to one dangles
-                oid = self.mem.names.get(self.inst(v.name, frame))
-                if oid is not None:
-                    self.mem.set_alive(oid, False)
+                self.mem.end_lifetime(self.inst(v.name, frame))
             return
         if isinstance(e, AbortEdge):
             return
@@ -599,8 +598,9 @@ class PathEncoder:
                 self.mem.names[self.inst(var.name, frame)] = self.mem.create(self.vla_size(e, frame, i))
                 return
             if var.name in self.objects:
+                # Its block entered again: a new object (a pointer to the ended one still dangles).
+                self.mem.begin_lifetime(self.inst(var.name, frame))
                 base = self.mem.object(self.inst(var.name, frame), var.type)
-                self.mem.set_alive(self.mem.names[self.inst(var.name, frame)], True)  # (its block entered again)
                 if isinstance(var.type, ArrayType | StructType):
                     if isinstance(e.init, Const):
                         size = self.mem.layout.sizeof(var.type)

@@ -62,6 +62,7 @@ from ...cfa.layout import Layout
 from ...cfa.semantics import eval_cast
 
 MAX_INSTANCES = 10  # concrete objects per allocation site before it turns to a summary object
+ENDED = "~"  # suffix of a variable's instance whose lifetime ended before its block began again
 MAX_ENUMERATED = 4096  # bytes an operation may enumerate (memset, memcpy, unknown-index reads)
 HEAP = "#h:"
 STACK = "#a:"  # alloca's objects: named like heap objects, they die when their function returns
@@ -463,8 +464,16 @@ class View:
             self._own()[zero_key(obj)] = Zero()
         if size is not _MISSING:
             self._own()[heap_key(obj)] = Heap(size if type(size) is int and size >= 0 else None)
-        elif heap_key(obj) in self.m:
-            del self._own()[heap_key(obj)]  # a lifetime begins again (a block entered once more)
+        elif heap_key(obj) in self.m:  # a lifetime begins again (a block entered once more)
+            m = self._own()
+            ended = m.pop(heap_key(obj))
+            # A pointer to the ended instance still dangles: it now points to a dead copy of it.
+            old = obj + ENDED
+            held = [(k, v) for k, v in m.items() if isinstance(v, Ptr) and v.obj == obj]
+            for k, v in held:
+                m[k] = Ptr(old, v.off)
+            if held:
+                m[heap_key(old)] = ended
 
     def end_lifetime(self, obj: str) -> None:
         """A variable's object is gone (control left its block, or its call returned): its
@@ -737,7 +746,7 @@ def _valid(e: Valid, view: View, evaluate: Callable[[Expr], Any]) -> int | None:
         if p.off is None:
             return None
         return int(p.off == 0 and not freed)
-    if freed or p.obj.startswith(FUNCTION) or (e.kind == "write" and p.obj.startswith(STRING)):
+    if freed or p.obj.startswith(FUNCTION) or (e.kind in ("write", "strcpy") and p.obj.startswith(STRING)):
         return 0
     if e.kind == "string":  # a NUL within the object (c_string_length reads in bounds only)
         return None if view.c_string_length(p) is None else 1
