@@ -271,8 +271,9 @@ class ValueCPA(CPA):
         # takes the heap objects a state lists as every object allocated, and a variable's object
         # not listed dead is alive. A state that lists fewer must not cover one with more: a
         # loop's head would cover its second iteration by its first, and the objects allocated
-        # in the loop would never reach the check. (b's are among a's: equal counts, equal lists.)
-        return not self._whole_heap or mem.listed_objects(am) == mem.listed_objects(b.m)
+        # in the loop would never reach the check. (b's are among a's: equal counts, equal lists;
+        # and as many keys in all, the same keys.)
+        return not self._whole_heap or len(am) == len(b.m) or mem.listed_objects(am) == mem.listed_objects(b.m)
 
     def coverage_items(self, state: ValueState):
         # a <= b iff b's facts (and constraints) are among a's

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -54,31 +54,26 @@ class DeclarationBuilder:
             assert self.scope.parent is not None
             self.scope = self.scope.parent
 
-    def end_scopes(self, until: _Scope | None, node: c_ast.Node | None = None) -> None:
-        """Control leaves the scopes from the current one up to ``until`` (not included): the
-        lifetimes of their variables in memory end (an edge that says so, if there are any).
-        The function's outermost block is left by returning, which ends them all."""
+    def leaving(self, scope: _Scope | None, stop: Callable[[_Scope], bool] = lambda _: False) -> list[Var]:
+        """The variables in memory of the blocks from ``scope`` outwards, innermost (and last
+        declared) first, up to the first block ``stop`` accepts. The function's outermost block
+        is never among them: it is left by returning, which ends them all."""
         ends: list[Var] = []
-        s: _Scope | None = self.scope
-        while s is not None and s is not until and s.parent is not self.function_scope:
-            ends += reversed(s.objects)
-            s = s.parent
+        while scope is not None and not stop(scope) and scope.parent is not self.function_scope:
+            ends += reversed(scope.objects)
+            scope = scope.parent
+        return ends
+
+    def end_scopes(self, until: _Scope | None, node: c_ast.Node | None = None) -> None:
+        """Control leaves the blocks from the current one up to ``until`` (not included): the
+        lifetimes of their variables in memory end (an edge that says so, if there are any)."""
+        ends = self.leaving(self.scope, lambda s: s is until)
         if ends and self.cur is not None:
             rng, text = self.pb.range(node) if node is not None else None, ""
             if node is None and self.context_range is not None:  # the block's closing brace
                 r = self.context_range
                 rng, text = Range(r.file, r.end_line, max(1, r.end_col - 1), r.end_line, r.end_col), "}"
             self.emit(BlankEdge, node, rng=rng, ends=tuple(ends), label="end of scope", text=text)
-
-    def objects_in_scope(self) -> bool:
-        """Whether a block the current one is in (the function's outermost aside) has variables
-        in memory: only then can a jump end lifetimes."""
-        s: _Scope | None = self.scope
-        while s is not None and s.parent is not self.function_scope:
-            if s.objects:
-                return True
-            s = s.parent
-        return False
 
     def end_goto_scopes(self) -> None:
         """Fill in the lifetimes each goto ends: those of the blocks it leaves, the blocks around
@@ -90,12 +85,7 @@ class DeclarationBuilder:
             while t is not None:
                 around_label.add(id(t))
                 t = t.parent
-            ends: list[Var] = []
-            s: _Scope | None = scope
-            while s is not None and id(s) not in around_label and s.parent is not self.function_scope:
-                ends += reversed(s.objects)
-                s = s.parent
-            edge.ends = tuple(ends)
+            edge.ends = tuple(self.leaving(scope, lambda s, around=around_label: id(s) in around))
 
     def lives_in_memory(self, name: str, t: CType) -> bool:
         """Whether a local may live in memory: an aggregate, or a variable whose address the

@@ -180,7 +180,7 @@ class StatementBuilder:
         elif isinstance(node, c_ast.Goto):
             if not isinstance(node.name, str):
                 raise Unsupported("computed goto", self.pb.range(node))
-            if self.cur is not None and self.objects_in_scope():
+            if self.cur is not None and self.leaving(self.scope):  # (only then can a jump end lifetimes)
                 # Which blocks it leaves is known once its label is: the edge's ends are filled
                 # in at the function's end (see end_goto_scopes).
                 edge = self.emit(BlankEdge, node, label="end of scope")
