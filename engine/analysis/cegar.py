@@ -48,7 +48,7 @@ class ChainRefiner:
             if new is not None:
                 return new, ""
             reasons.append(why)
-        return None, "; ".join(reasons)
+        return None, "; ".join(dict.fromkeys(reasons))  # each part meets the same unsupported construct
 
 
 @dataclass

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ..cfa.cfa import Program
-from . import horn
+from . import horn, scope
 from .horn import ERROR, Clause, Interpretation, RelKey
 from .predicate.formula import old
 
@@ -202,6 +202,10 @@ def _unwound(program: Program, timeout_s: float, cancelled: Callable[[], bool]) 
     t0 = time.monotonic()
     # Spacer can take a second or two to notice an interruption: its calls end this much early.
     deadline = t0 + timeout_s - min(RESERVE, 0.05 * timeout_s)
+    # Unsupported functions first: the error location may be in one (its CFA is empty).
+    why = scope.unsupported_reached(program)
+    if why:
+        return CparecOutcome("unknown", reason=why)
     if not horn.has_error_location(program):
         return CparecOutcome("safe", reason="no error location")
     # Asked for by name, it tries programs of any size.

@@ -21,6 +21,9 @@ def applies(program: Program, need_loop: bool = True, max_edges: int | None = MA
     ``max_edges`` CFA edges."""
     if program.memsafety:
         return "memory-safety checks are not encoded"
+    why = unsupported_reached(program)
+    if why:
+        return why
     edges = 0
     for f in program.all_functions():
         for n in f.nodes:
@@ -37,6 +40,23 @@ def applies(program: Program, need_loop: bool = True, max_edges: int | None = MA
         # Without loops or recursion, value analysis and predicate abstraction settle it fast,
         # and BAM's summaries, per calling context, are what the editor shows and reuses.
         return "no loop or recursion"
+    return ""
+
+
+def unsupported_reached(program: Program) -> str:
+    """Why a proof over the whole program cannot stand ("" if it can): a function the front end
+    could not translate (floating point, inline assembly, ...) that the entry may call, directly
+    or through a pointer. Its CFA is empty, which an encoding of the whole program would read
+    as "never returns", so everything after a call of it would be proved unreachable. The
+    engines that follow paths give up at such a call when they reach it; these cannot tell."""
+    from ..cfa.callgraph import CallGraph
+
+    cg = program.callgraph if isinstance(program.callgraph, CallGraph) else CallGraph.of(program)
+    for name in sorted(cg.reachable(program.start.name)):
+        f = program.functions.get(name) if name != program.start.name else program.start
+        if f is not None and f.unsupported is not None:
+            what, where = f.unsupported
+            return f"{name} calls for an unsupported feature: {what}" + (f" at {where}" if where else "")
     return ""
 
 

@@ -207,7 +207,7 @@ def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: 
         if opts.timeout is not None:  # its answer, with the time it may take to send it, within the run's
             seconds = min(seconds, t0 + opts.timeout - time.monotonic() - beside.GRACE_SECONDS)
         child = Beside.start(partial(_horn_outcome, program, seconds), seconds) if seconds > MIN_BESIDE else None
-    spacer = _Spacer(child, opts, stats)
+    spacer = _Spacer(child, program, opts, stats)
     tested: list[Confirmed] = []  # what the random tests found with more than one violation asked for
     try:
         return _joined(_engines(program, opts, stats, cegar, t0, known, on_confirmed, probe, spacer, tested),
@@ -237,8 +237,10 @@ class _Spacer:
     """Spacer's child, and what the engines beside it ask of it. With no child (one core, no
     fork) it answers nothing, and Spacer runs in its turn."""
 
-    def __init__(self, child: Beside[horn.HornOutcome] | None, opts: VerifyOptions, stats: Statistics):
+    def __init__(self, child: Beside[horn.HornOutcome] | None, program: Program, opts: VerifyOptions,
+                 stats: Statistics):
         self.child = child
+        self.program = program
         self.opts = opts
         self.stats = stats
 
@@ -255,7 +257,7 @@ class _Spacer:
         """The child's proof as a finished search; ``wait``: for its answer, until its time is up
         or the run is cancelled."""
         got = self._outcome(wait)
-        return _proved(self.stats, "invariants", got.summaries) if got is not None and got.status == "safe" else None
+        return _proved(self.stats, "invariants", got.summaries, self.program) if got is not None and got.status == "safe" else None
 
     def may_prove(self) -> bool:
         """Whether the child still runs, or ran out of time (never waits)."""
@@ -437,7 +439,7 @@ def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: fl
     from ..analysis import horn
 
     out = horn.solve(program, seconds, _cancel(opts))
-    return (_proved(stats, "invariants", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
+    return (_proved(stats, "invariants", out.summaries, program), False) if out.status == "safe" else (None, out.timed_out)
 
 
 def _horn_outcome(program: Program, seconds: float) -> horn.HornOutcome:
@@ -454,7 +456,7 @@ def _prove_templates(program: Program, opts: VerifyOptions, stats: Statistics,
     from ..analysis import horn
 
     out = horn.solve_templates(program, seconds, _cancel(opts))
-    return (_proved(stats, "templates", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
+    return (_proved(stats, "templates", out.summaries, program), False) if out.status == "safe" else (None, out.timed_out)
 
 
 def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
@@ -467,7 +469,7 @@ def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
     if out.status != "safe":
         return None, out.timed_out
     stats.unwinding_depth = out.depth
-    return _proved(stats, "cparec", out.summaries), False
+    return _proved(stats, "cparec", out.summaries, program), False
 
 
 def _prove_guessed(program: Program, opts: VerifyOptions, stats: Statistics,
@@ -477,7 +479,7 @@ def _prove_guessed(program: Program, opts: VerifyOptions, stats: Statistics,
     from ..analysis import horn_samples
 
     out = horn_samples.solve(program, seconds, _cancel(opts))
-    return (_proved(stats, "cparec", out.summaries), False) if out.status == "safe" else (None, out.timed_out)
+    return (_proved(stats, "cparec", out.summaries, program), False) if out.status == "safe" else (None, out.timed_out)
 
 
 def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
@@ -503,7 +505,7 @@ def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, 
         return None, out.timed_out
     stats.induction_k = out.k
     stats.induction_offered = out.offered_kept
-    return _proved(stats, "k-induction", out.summaries), False
+    return _proved(stats, "k-induction", out.summaries, program), False
 
 
 def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
@@ -516,7 +518,7 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
     if out.status != "safe":
         return None, out.timed_out
     stats.induction_k = out.k
-    return _proved(stats, "k-induction", out.summaries), False
+    return _proved(stats, "k-induction", out.summaries, program), False
 
 
 def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
@@ -569,7 +571,7 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
         return Search(status="unsafe", stats=stats, precision={}, confirmed=list(out.confirmed)), False
     if exhaustive:
         stats.explored_paths = out.paths
-        return _proved(stats, "paths", {}), False
+        return _proved(stats, "paths", {}, None), False
     return None, False
 
 
@@ -630,7 +632,7 @@ def _bmc_merged(program: Program, opts: VerifyOptions, stats: Statistics, second
         return Search(status="unsafe", stats=stats, precision={}, confirmed=list(out.confirmed)), False
     if out.status == "safe":
         stats.unwinding_depth = out.bound
-        return _proved(stats, "merged-bmc", {}), False
+        return _proved(stats, "merged-bmc", {}, None), False
     return None, out.kind == UnknownReason.TIMEOUT
 
 
@@ -661,9 +663,20 @@ def _find_bmc(program: Program, opts: VerifyOptions, out: Search, t0: float,
     return out
 
 
-def _proved(stats: Statistics, engine: str, summaries: dict[str, str]) -> Search:
+def _proved(stats: Statistics, engine: str, summaries: dict[str, str], program: Program | None) -> Search | None:
+    """An engine's proof as a finished search. ``program``: for an engine over the whole program,
+    whose proof is None where it cannot stand (those engines check scope.applies themselves:
+    this holds for any that does not); None for the engines that follow paths, which give up at
+    a call of an unsupported function when they reach one."""
+    if program is not None and scope.unsupported_reached(program):
+        return None
     stats.decided_by = engine
     return Search(status="safe", stats=stats, precision={}, invariants=summaries)
+
+
+def _also(reason: str, more: str) -> str:
+    """Two engines' reasons for one answer, once each (both meet the same unsupported construct)."""
+    return more if not reason else reason if not more or more in reason else f"{reason}; {more}"
 
 
 def _cancel(opts: VerifyOptions) -> Callable[[], bool]:
@@ -677,8 +690,8 @@ def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Cal
 
     out = cparec.solve(program, remaining, _cancel(opts))
     stats.unwinding_depth = out.depth
-    if out.status == "safe":
-        return _proved(stats, "cparec", out.summaries)
+    if out.status == "safe" and (proof := _proved(stats, "cparec", out.summaries, program)) is not None:
+        return proof
     if out.status == "reachable":
         # Over the integers, within k recursive calls: path exploration confirms it exactly.
         search = Search(status="unknown", kind=UnknownReason.UNCONFIRMED, reason=out.reason, stats=stats,
@@ -779,7 +792,7 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         search.kind, search.reason = out.kind, out.reason
         search.stopped = UnknownReason.CANCELLED
         return
-    search.reason = f"{search.reason}; {out.reason}" if search.reason else out.reason
+    search.reason = _also(search.reason, out.reason)
     if out.kind == UnknownReason.TIMEOUT:
         # More time might have decided it: not an answer the cache may keep as final.
         search.stats.phases_cut_by_time += 1
@@ -844,5 +857,5 @@ def _complete_merged(program: Program, opts: VerifyOptions, search: Search, rema
         return True
     if out.kind == UnknownReason.TIMEOUT:
         search.stats.phases_cut_by_time += 1
-    search.reason = f"{search.reason}; {out.reason}" if search.reason else out.reason
+    search.reason = _also(search.reason, out.reason)
     return False
