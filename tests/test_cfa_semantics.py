@@ -308,10 +308,13 @@ def test_sizeof_a_string_literal_and_a_comma_expression(tmp_path, data_model):
         assert_replay_reaches_error(tmp_path / name, r, data_model, tmp_path)
 
 
-def test_wide_string_literals_are_unsupported_not_narrow(tmp_path):
-    src = '#include <assert.h>\nint main(void) { assert(sizeof(L"ab"[0]) == 1); return 0; }\n'
-    r = verify_src(src, tmp_path)
-    assert r.verdict == "UNKNOWN" and "wide string literals" in r.reason
+def test_wide_string_literals_have_wide_elements(tmp_path):
+    """L"ab" is an array of wchar_t (int on x86 Linux), not of char (tests/test_gnu_syntax.py
+    checks literals of every width against gcc)."""
+    src = '#include <assert.h>\nint main(void) { assert(sizeof(L"ab"[0]) == 4 && L"ab"[1] == 98); return 0; }\n'
+    assert verify_src(src, tmp_path).verdict == "TRUE"
+    r = verify_src(src.replace("== 4", "== 1"), tmp_path, name="narrow.c")
+    assert r.verdict == "FALSE", r.reason
 
 
 ALIGN = """#include <assert.h>

@@ -353,7 +353,8 @@ def test_every_svcomp_task_builds_the_same_in_a_new_process_after_moving(tmp_pat
 
 def _definitions(path: Path, opts: PreprocessOptions) -> dict[str, c_ast.FuncDef]:
     """Each function definition of the file, as a body-less FuncDef (as chunks.parse_declarator makes)."""
-    text = load_module.split_preprocessed(preprocess(str(path), None, opts))[1]
+    # As the loader reads it: attributes blanked (frontend/attributes.py).
+    text = load_module.read_attributes(load_module.split_preprocessed(preprocess(str(path), None, opts))[1])[0]
     parser, scope = chunks._ChunkParser(), chunks._LoggedScope()
     out = {}
     for ch in chunks.split_chunks(text):
@@ -395,7 +396,7 @@ def test_a_definitions_declarator_is_what_parsing_the_declarator_alone_gives() -
             pp = preprocess(str(src), None, PreprocessOptions(data_model=model))
         except FrontendError:
             continue
-        text = load_module.split_preprocessed(pp)[1]
+        text = load_module.read_attributes(load_module.split_preprocessed(pp)[1])[0]
         whole_parser, alone_parser = chunks._ChunkParser(), chunks._ChunkParser()
         whole_scope, alone_scope = chunks._LoggedScope(), chunks._LoggedScope()
         for ch in chunks.split_chunks(text):

@@ -45,6 +45,16 @@ int main(void) { int r = 0; for (int i = 0; i < 2; i++) r += f(); if (r == 2) re
 double half(int n) { return n <= 0 ? 1.0 : half(n - 1) / 2.0; }
 int main(void) { int n = 3; if (half(n) < 0.2) reach_error(); return 0; }
 """,
+    "asm volatile with qualifiers in a callee": HEAD + """
+int g;
+void set(void) { asm volatile ("nop" ::: "memory"); g = 5; }
+int main(void) { for (int i = 0; i < 2; i++) set(); if (g == 5) reach_error(); return 0; }
+""",
+    "__asm__ __volatile__ in a callee": HEAD + """
+int g;
+void set(void) { __asm__ __volatile__ ("" ::: "memory"); g = 5; }
+int main(void) { for (int i = 0; i < 2; i++) set(); if (g == 5) reach_error(); return 0; }
+""",
     "inline assembly in a callee": HEAD + """
 int g;
 void set(void) { __asm__("" ::: "memory"); g = 5; }

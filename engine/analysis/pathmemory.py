@@ -363,21 +363,42 @@ class MemoryState:
         self.check(p, out + 1, step)
         return out
 
+    def c_string_find(self, p: Any, c: z3.ExprRef, step: int, bound: int = 64) -> z3.ExprRef:
+        """strchr(p, c): the address of the first byte that is ``c``, NULL where a NUL comes first
+        (it reads no further: the string need not end in bounds); for a search that stops
+        within ``bound`` bytes."""
+        p = self.term(p)
+        out: z3.ExprRef = z3.BitVecVal(0, self.bits)
+        stop: z3.ExprRef = z3.BitVecVal(bound, self.bits)
+        for i in reversed(range(bound)):
+            x = self.byte_term(p + i)
+            out = z3.If(x == c, p + i, z3.If(x == 0, z3.BitVecVal(0, self.bits), out))
+            stop = z3.If(z3.Or(x == c, x == 0), z3.BitVecVal(i, self.bits), stop)
+        self.bounds.append(z3.ULT(stop, z3.BitVecVal(bound, self.bits)))
+        self.check(p, stop + 1, step)
+        return out
+
     def c_string_compare(self, a: z3.ExprRef, b: z3.ExprRef, limit: z3.ExprRef | None, step: int,
                          bound: int = 64) -> z3.ExprRef:
-        """strcmp / strncmp as -1, 0 or 1 (an int), for strings that end within ``bound``."""
+        """strcmp / strncmp as -1, 0 or 1 (an int), for comparisons that stop within ``bound``
+        bytes. Both strings are read up to the first byte that differs or is NUL (or ``limit``
+        bytes), and no further: neither need end in bounds."""
         a, b = self.term(a), self.term(b)
         one, zero, minus = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32), z3.BitVecVal(-1, 32)
         out: z3.ExprRef = zero
+        read: z3.ExprRef = z3.BitVecVal(bound + 1, self.bits)  # how many bytes of each it reads
         for i in reversed(range(bound)):
             x, y = self.byte_term(a + i), self.byte_term(b + i)
             here = z3.If(x != y, z3.If(z3.ULT(x, y), minus, one), z3.If(x == 0, zero, out))
+            count = z3.If(z3.Or(x != y, x == 0), z3.BitVecVal(i + 1, self.bits), read)
             if limit is not None:
-                here = z3.If(z3.UGE(z3.BitVecVal(i, self.bits), limit), zero, here)
-            out = here
-        # Read in bounds, as far as the first string reaches (a shorter path is not confirmed).
-        n = self.c_string_length(a, step, bound)
-        self.check(b, n + 1, step)
+                past = z3.UGE(z3.BitVecVal(i, self.bits), limit)
+                here = z3.If(past, zero, here)
+                count = z3.If(past, z3.BitVecVal(i, self.bits), count)
+            out, read = here, count
+        self.bounds.append(z3.ULE(read, z3.BitVecVal(bound, self.bits)))
+        self.check(a, read, step)
+        self.check(b, read, step)
         return out
 
     def c_string_ncopy(self, dst: Any, src: Any, n: Any, step: int) -> None:
@@ -449,6 +470,24 @@ class MemoryState:
             size = z3.If(oid == z3.BitVecVal(k, self.id_bits), sz, size)
         nul = [z3.And(z3.ULT(off + i, size), self.byte_term(p + i) == 0) for i in range(bound)]
         return z3.And(self.valid_term(p, 1), z3.Or(*nul))
+
+    def read_until(self, p: Any, q: Any, compare: bool) -> z3.BoolRef:
+        """The bytes that strcmp(p, q) (``compare``) or strchr(p, q) reads lie in bounds: those
+        of ``p`` (and of ``q``) up to the first that differs from ``q``'s (or equals the char
+        ``q``) or is NUL. A byte out of bounds makes it false whatever its value: it is read
+        only when every byte before it went on."""
+        p = self.term(p)
+        q = self.term(q) if compare else z3.Extract(7, 0, q) if z3.is_bv(q) else z3.BitVecVal(q & 0xFF, 8)
+        bound = self._string_bound()
+        stop: z3.ExprRef = z3.BitVecVal(bound, self.bits)
+        for i in reversed(range(bound)):
+            x = self.byte_term(p + i)
+            ends = z3.Or(x == 0, x != self.byte_term(q + i) if compare else x == q)
+            stop = z3.If(ends, z3.BitVecVal(i, self.bits), stop)
+        ok = [z3.ULT(stop, z3.BitVecVal(bound, self.bits)), self.valid_term(p, stop + 1)]
+        if compare:
+            ok.append(self.valid_term(q, stop + 1))
+        return z3.And(*ok)
 
     def string_length(self, p: Any) -> z3.ExprRef:
         p = self.term(p)

@@ -208,6 +208,24 @@ def context_facts(found: list[Analysis], program: Program) -> list:
     return [[a.name, a.context_facts(program)] for a in found if a.context_facts is not None]
 
 
+def struct_layouts(program: Program) -> dict[str, list]:
+    """A context fact of every domain that reads memory: each struct's members with their
+    offsets, size and alignment. A function's fingerprint names the members it reaches, not
+    where they lie, which packed, aligned and #pragma pack decide outside the function."""
+    out: dict[str, list] = {}
+    for k, fields in sorted(program.structs.items()):
+        offsets = getattr(fields, "offsets", None) or [None] * len(fields)
+        out[k] = [[f, t.key(), o] for (f, t), o in zip(fields, offsets)] + \
+            [getattr(fields, "size", None), getattr(fields, "align", None)]
+    return out
+
+
+def memory_context(program: Program) -> dict:
+    """The context facts of a domain whose transfer reads memory: which variables have their
+    address taken, and the layout of every struct."""
+    return {"addressed": addressed_variables(program), "structs": struct_layouts(program)}
+
+
 def addressed_variables(program: Program) -> list[str]:
     """A context fact of every domain that tracks variables: which have their address taken (a
     write through a pointer, or an external function, may change them)."""

@@ -105,7 +105,10 @@ class PathEncoder:
 
     def fresh(self, base: str, t: CType) -> z3.ExprRef:
         self.counter += 1
-        return z3.BitVec(f"{base}#{self.counter}", _bits(t, self.program))
+        v = z3.BitVec(f"{base}#{self.counter}", _bits(t, self.program))
+        if isinstance(t, IntType) and t.is_bool:  # a byte whose values are 0 and 1
+            self.enc.constraints.append(z3.ULE(v, 1))
+        return v
 
     def read(self, name: str, t: CType, frame: int) -> Any:
         key = self.inst(name, frame)
@@ -182,6 +185,8 @@ class PathEncoder:
                 ok = self.mem.freeable(p)
             elif e.kind == "string":
                 ok = self.mem.terminated(p)
+            elif e.kind in ("strcmp", "strchr"):
+                ok = self.mem.read_until(p, self.expr(e.size, frame, step), e.kind == "strcmp")
             elif e.kind == "strcpy":
                 src = self.expr(e.size, frame, step)
                 ok = z3.And(self.mem.terminated(src), self.mem.valid_term(p, self.mem.string_length(src) + 1),
@@ -696,13 +701,7 @@ class PathEncoder:
             mem.copy(end, src, n)
             result = dst
         elif name == "strchr" and len(e.args) >= 2:
-            s_, c = arg(0), z3.Extract(7, 0, arg(1))
-            n = mem.c_string_length(s_, i)
-            found = z3.BitVecVal(0, mem.bits)
-            for k in reversed(range(64)):
-                here = z3.BitVecVal(k, mem.bits)
-                found = z3.If(z3.And(z3.ULE(here, n), mem.byte(s_ + k) == c), s_ + k, found)
-            result = found
+            result = mem.c_string_find(arg(0), z3.Extract(7, 0, arg(1)), i)
         else:
             if any(not isinstance(a.type, IntType) for a in e.args) and (mem.used or self.objects):
                 raise EncodingUnsupported(f"external function {e.callee} with pointer arguments")

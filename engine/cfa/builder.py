@@ -13,6 +13,9 @@ import re
 
 from pycparser import c_ast
 
+from ..frontend.attributes import EMPTY as NO_ATTRIBUTES
+from ..frontend.attributes import AttributeTable
+from ..frontend.attributes import unsupported_reason as attribute_unsupported
 from ..frontend.errors import Diagnostic, Range, Unsupported
 from ..frontend.srcmap import Spans
 from .acceleration import accelerate
@@ -45,15 +48,18 @@ from .ir import (
     Var,
 )
 from .reuse import FunctionEffects, FunctionReuse
+from .translate.bitfields import BitFieldBuilder, BitFieldRef
 from .translate.calls import CallBuilder
 from .translate.common import (
     START_FUNCTION,
     UNSUPPORTED_TYPE,
+    VA_AREA,
     _Scope,
     unsupported_reason,
 )
 from .translate.declarations import DeclarationBuilder
 from .translate.expressions import ExpressionBuilder
+from .translate.initializers import InitializerBuilder
 from .translate.statements import StatementBuilder
 from .translate.types import TypeResolver
 from .translate.vla import VlaBuilder, VlaShape
@@ -71,8 +77,9 @@ class ProgramBuilder(TypeResolver):
         return FunctionBuilder(self, name, scope, const_only)
 
     def __init__(self, ast: c_ast.FileAST, spans: Spans, dm: DataModel, main_file: str, entry: str = "main",
-                 reuse: FunctionReuse | None = None):
+                 reuse: FunctionReuse | None = None, attrs: AttributeTable | None = None):
         self.ast = ast
+        self.attrs = attrs if attrs is not None else NO_ATTRIBUTES
         self.reuse = reuse
         self.spans = spans
         self.dm = dm
@@ -88,6 +95,7 @@ class ProgramBuilder(TypeResolver):
         self.static_inits: list[tuple[Var, c_ast.Decl, _Scope]] = []
         self._address_taken: list[str] | None = None
         self.bitfield_structs: dict[str, Range | None] = {}  # struct key -> where: laid out by no analysis
+        self.unsupported_structs: dict[str, str] = {}  # struct key -> why
         self.vla_shapes: dict[str, VlaShape] = {}  # variable-length arrays, by variable
         self._anon = 0
         self._file_lines: dict[str, list[str] | None] = {}
@@ -124,6 +132,7 @@ class ProgramBuilder(TypeResolver):
         start = FunctionBuilder(self, START_FUNCTION, self.global_scope)
         global_edges_builder = start
         funcdefs: list[c_ast.FuncDef] = []
+        claimed: set[tuple[int, int]] = set()  # file-scope attributes a typedef answers for
         # First pass: declarations in order, so types and globals are known before bodies.
         for ext in self.ast.ext:
             if isinstance(ext, c_ast.FuncDef):
@@ -138,12 +147,21 @@ class ProgramBuilder(TypeResolver):
                     self.report(u)
             elif isinstance(ext, c_ast.Typedef):
                 try:
+                    self.typedef_attributes(ext, claimed)
                     self.global_scope.typedefs[ext.name] = self.resolve_type(ext.type, self.global_scope, ext)
                 except Unsupported as u:
                     # A typedef of an unsupported type only matters where it is used.
                     self.global_scope.typedefs[ext.name] = FloatType(f"{UNSUPPORTED_TYPE}{u.what}")
             elif isinstance(ext, c_ast.Pragma | c_ast.StaticAssert) or ext is None:
                 continue
+        claimed.update(a.pos for attrs in self.attrs.types.values() for a in attrs)  # struct_layout's
+        for a in self.attrs.unsupported:
+            if a.context == "file" and a.pos not in claimed and start.unsupported is None:
+                # On a variable or a function (a constructor runs before main, an alias
+                # redirects calls): the program as a whole means something cbam does not model.
+                u = Unsupported(attribute_unsupported(a) or a.name, self.attribute_range(a, None))
+                start.unsupported = (u.what, u.where)
+                self.report(u)
         functions: dict[str, FunctionCFA] = {}
         for fd in funcdefs:
             name = fd.decl.name
@@ -169,6 +187,33 @@ class ProgramBuilder(TypeResolver):
         program = Program(self.dm, functions, self.vars, self.structs, start_cfa, self.entry, self.main_file,
                           self.diagnostics, self.declared, func_types=dict(self.func_types))
         return program
+
+    def typedef_attributes(self, ext: c_ast.Typedef, claimed: set[tuple[int, int]]) -> None:
+        """A typedef's own attributes: one cbam does not model makes the type unsupported where
+        it is used; ``aligned`` too, since cbam's scalar types carry no alignment of their own."""
+        for a in self.attrs.for_decl(ext.coord):
+            claimed.add(a.pos)
+        for a in self.attrs.for_decl(ext.coord):
+            why = attribute_unsupported(a)
+            if why is None and a.name == "aligned":
+                why = "the aligned attribute on a typedef"
+            if why is not None:
+                raise Unsupported(why, self.attribute_range(a, ext))
+
+    def unsupported_attribute_in(self, fd: c_ast.FuncDef) -> Unsupported | None:
+        """An attribute cbam does not model in a function's body (cleanup, mode, vector_size
+        on a local), outside the struct bodies there (those make their struct unsupported)."""
+        if not self.attrs.unsupported:
+            return None
+        span = self.spans.span(fd.body)
+        if span is None:
+            return None
+        toks = self.spans.sm.tokens
+        lo, hi = (toks[span[0]].line, toks[span[0]].col), (toks[span[1]].line, toks[span[1]].col)
+        for a in self.attrs.unsupported:
+            if a.context == "body" and lo <= a.pos <= hi:
+                return Unsupported(attribute_unsupported(a) or a.name, self.attribute_range(a, fd))
+        return None
 
     def declare_function(self, decl: c_ast.Decl, definition: bool = False) -> None:
         try:
@@ -251,7 +296,8 @@ class ProgramBuilder(TypeResolver):
         return Var(name, t)
 
 
-class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, StatementBuilder, VlaBuilder):
+class FunctionBuilder(ExpressionBuilder, BitFieldBuilder, CallBuilder, DeclarationBuilder, InitializerBuilder, StatementBuilder,
+                      VlaBuilder):
     """Builds one function's CFA (or the synthetic start function)."""
 
     def __init__(self, pb: ProgramBuilder, name: str | None, scope: _Scope, const_only: bool = False):
@@ -307,6 +353,8 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
     def emit(self, cls, node: c_ast.Node | None = None, rng: Range | None = None, **kw) -> Edge:
         if self.const_only:
             raise Unsupported("side effects in a constant expression", rng or self.pb.range(node))
+        if cls is AssignEdge and (isinstance(kw.get("lhs"), BitFieldRef) or isinstance(kw.get("rhs"), BitFieldRef)):
+            return self.bitfield_assign(node, rng, kw["lhs"], kw["rhs"])
         src = self.here()
         dst = self.new_node()
         edge = self.link(cls(pred=src, succ=dst, range=rng if rng is not None else self.pb.range(node), **kw))
@@ -338,10 +386,11 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
                 raise Unsupported("a function type cbam cannot read", pb.range(fd.decl))
             if isinstance(ft.ret, FloatType):
                 raise Unsupported(unsupported_reason(ft.ret) or "floating-point return type", pb.range(fd.decl))
-            if ft.variadic:
-                raise Unsupported("variadic function definitions", pb.range(fd.decl))
             if has_inline_asm(pb, fd):
                 raise Unsupported("inline assembly", pb.range(fd.decl))
+            bad_attribute = pb.unsupported_attribute_in(fd)
+            if bad_attribute is not None:
+                raise bad_attribute
             self.return_type = ft.ret
             if not isinstance(ft.ret, VoidType):
                 self.result_var = pb.new_var(f"{self.name}::__retval", ft.ret, self.name, is_result=True)
@@ -370,6 +419,7 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             return_type=self.return_type, result_var=self.result_var.name if self.result_var else None,
             nodes=self.nodes, range=pb.range(fd), name_range=name_range(pb, fd),
             unsupported=self.unsupported, calls=set(self.calls),
+            variadic=isinstance(ft, FunctionType) and ft.variadic,  # (its last parameter is VA_AREA)
         )
         finalize(cfa)
         return cfa
@@ -408,6 +458,14 @@ class FunctionBuilder(ExpressionBuilder, CallBuilder, DeclarationBuilder, Statem
             params.append(vid)
             if declared is not None and isinstance(declared.type, c_ast.ArrayDecl):
                 self.vla_parameter(declared, vid)
+        ft = pb.func_types.get(fd.decl.name)
+        if isinstance(ft, FunctionType) and ft.variadic:
+            # Where the caller put the extra arguments (CallBuilder.variadic_arguments), for
+            # va_start (__cbam_prelude.h): a parameter after the declared ones.
+            vid = self.unique_local(VA_AREA)
+            pb.new_var(vid, self.dm.pointer(self.dm.char), self.name, is_param=True, range=pb.range(fd.decl))
+            self.scope.vars[VA_AREA] = vid
+            params.append(vid)
         return params
 
     def entry_object(self, entry: str, index: int, param: str, t: CType) -> Expr | None:

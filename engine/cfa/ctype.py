@@ -43,6 +43,8 @@ class IntType(CType):
 
     @property
     def max(self) -> int:
+        if self.is_bool:  # a byte wide, but its values are 0 and 1 (C11 6.2.5p2, 6.3.1.2)
+            return 1
         return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
 
     def wrap(self, value: int) -> int:
@@ -188,9 +190,12 @@ class DataModel:
             # does not support) has no size here.
             return {"float": 4, "double": 8, "long double": 12 if self.name == "ILP32" else 16}.get(t.name)
         if isinstance(t, StructType) and structs is not None and t.key() in structs:
+            fields = structs[t.key()]
+            laid_out = getattr(fields, "size", None)  # struct_layout.Fields: gcc's layout, computed once
+            if laid_out is not None:
+                return laid_out
             size = 0
             align = 1
-            fields = structs[t.key()]
             for i, (_, ft) in enumerate(fields):
                 fs = 0 if flexible_member(t, ft, i == len(fields) - 1) else self.sizeof(ft, structs)
                 fa = self.alignof(ft, structs)
@@ -208,6 +213,9 @@ class DataModel:
         if isinstance(t, ArrayType):
             return self.alignof(t.elem, structs)
         if isinstance(t, StructType) and structs is not None and t.key() in structs:
+            laid_out = getattr(structs[t.key()], "align", None)
+            if laid_out is not None:
+                return laid_out
             aligns = [self.alignof(ft, structs) for _, ft in structs[t.key()]]
             return max([a for a in aligns if a] or [1])
         size = self.sizeof(t, structs)

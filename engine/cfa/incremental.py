@@ -23,6 +23,8 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_parser
 
+from ..frontend.attributes import EMPTY as NO_ATTRIBUTES
+from ..frontend.attributes import AttributeTable
 from ..frontend.chunks import Chunk, NotChunkable, parse_chunks, split_chunks
 from ..frontend.srcmap import SourceMap, Spans, alignment_groups, original_tokens
 from ..frontend.tokens import PPLine
@@ -32,7 +34,7 @@ from .builder import ProgramBuilder
 from .cfa import Program
 from .ctype import DataModel
 
-KEY_VERSION = "fe-2"  # fe-2: counting loops accelerated (cfa/acceleration.py)
+KEY_VERSION = "fe-3"  # fe-2: counting loops accelerated (cfa/acceleration.py); fe-3: variadic functions, GNU syntax
 
 # What pycparser raises on input it cannot parse (the whole-file parse then reports it).
 _PARSER_FAILURES = (c_parser.ParseError, RecursionError, IndexError, AssertionError, AttributeError, TypeError,
@@ -43,19 +45,22 @@ _LOCK = threading.Lock()  # the memos are per process; loads on several threads 
 
 
 def build_program(path: str, pplines: list[PPLine], parser_text: str, read: Callable[[str], str | None],
-                  data_model: str, entry: str, store: reuse.FunctionStore | None = None) -> Program:
+                  data_model: str, entry: str, store: reuse.FunctionStore | None = None,
+                  attrs: AttributeTable | None = None) -> Program:
     """Raises chunks.NotChunkable when the file is not a sequence of definitions this
     front end can cut, or a chunk does not parse: the caller then parses the file whole
     (and reports its errors as usual). ``store``: the persistent cache, which keeps builds
     for later processes (a function found there is neither parsed nor built)."""
     with _LOCK:
-        return _build_program(path, pplines, parser_text, read, data_model, entry, store)
+        return _build_program(path, pplines, parser_text, read, data_model, entry, store, attrs or NO_ATTRIBUTES)
 
 
 def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Callable[[str], str | None],
-                   data_model: str, entry: str, store: reuse.FunctionStore | None) -> Program:
+                   data_model: str, entry: str, store: reuse.FunctionStore | None, attrs: AttributeTable) -> Program:
     chunks = split_chunks(parser_text)
-    env = sha1(repr((KEY_VERSION, data_model, path, entry,
+    # The attributes are blanked in the chunks' text: what they said is part of every function's
+    # surroundings (a struct's layout, say).
+    env = sha1(repr((KEY_VERSION, data_model, path, entry, attrs.key(),
                              [("F", c.declarator) if c.is_function else ("E", c.text) for c in chunks])).encode())
     env_key = env.hexdigest()
     layout = _Layout(pplines, read)
@@ -104,7 +109,7 @@ def _build_program(path: str, pplines: list[PPLine], parser_text: str, read: Cal
     sm = SourceMap(pplines, read, include=lambda ln: bool(include[ln]) if ln < len(include) else False,
                    groups=layout.groups)
     r = reuse.FunctionReuse(fd_keys, fd_hits, store, declared)
-    builder = ProgramBuilder(c_ast.FileAST(ext), Spans(sm), DataModel(data_model), path, entry, reuse=r)
+    builder = ProgramBuilder(c_ast.FileAST(ext), Spans(sm), DataModel(data_model), path, entry, reuse=r, attrs=attrs)
     program = builder.build()
     r.flush()
     program.load_stats = {"chunks": len(chunks), "functions_built": r.built_count, "functions_reused": r.reused}

@@ -245,7 +245,10 @@ class Valid(Expr):
     """1 if ``size`` bytes at ``ptr`` lie in one live object (``kind`` "deref"; "write": one that is
     not a string literal, which C does not let a program change), or if ``ptr`` may
     be passed to free (``kind`` "free": NULL or the start of a live heap object), or if every
-    allocated object is freed or reachable from a global (``kind`` "memtrack"); else 0.
+    allocated object is freed or reachable from a global (``kind`` "memtrack"); else 0. The
+    string functions' reads: ``kind`` "string", a NUL between ``ptr`` and the end of its object;
+    "strcmp", the bytes of ``ptr`` and of ``size`` (the other string) up to the first that differs
+    or is NUL; "strchr", the bytes of ``ptr`` up to the first that is ``size`` (a char) or NUL.
     Only the memory-safety check (cfa/memsafety.py) puts it into a CFA."""
 
     ptr: Expr
@@ -264,6 +267,8 @@ class Valid(Expr):
             return "tracked()"
         if self.kind in ("deref", "write"):
             return f"valid({self.ptr}, {self.size})"
+        if self.kind in ("strcmp", "strchr"):
+            return f"valid_{self.kind}({self.ptr}, {self.size})"
         return f"freeable({self.ptr})"
 
 

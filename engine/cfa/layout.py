@@ -29,6 +29,16 @@ class Layout:
         fields = self.structs.get(t.key())
         if fields is None:
             return None
+        offsets = getattr(fields, "offsets", None)  # struct_layout.Fields: explicit offsets
+        if offsets is not None:
+            for (fname, ftype), start in zip(fields, offsets):
+                if fname == field:
+                    return start, ftype
+                if isinstance(ftype, StructType) and fname.startswith("__anon"):
+                    inner = self._offset(ftype, field)
+                    if inner is not None:
+                        return start + inner[0], inner[1]
+            return None
         off = 0
         for i, (fname, ftype) in enumerate(fields):
             size = 0 if flexible_member(t, ftype, i == len(fields) - 1) else self.dm.sizeof(ftype, self.structs)

@@ -9,9 +9,11 @@ from collections import OrderedDict
 
 from pycparser import c_parser
 
+from ..frontend.attributes import AttributeTable, read_attributes
 from ..frontend.chunks import PARSE_FILENAME, NotChunkable
 from ..frontend.cparser import GnuParser
 from ..frontend.errors import Diagnostic, FrontendError
+from ..frontend.gnu_syntax import rewrite_gnu_syntax
 from ..frontend.preprocess import INCLUDE_DIR, Preprocessing, PreprocessOptions, find_cpp, parse_gcc_errors
 from ..frontend.source_key import source_key, unpreprocessed_key
 from ..frontend.srcmap import SourceMap, Spans, _read_text
@@ -88,24 +90,26 @@ def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry:
             files[p] = _read_text(p)
         return files[p]
 
-    pplines, parser_text = split_preprocessed(pp)
+    pplines, parser_text = rewrite_gnu_syntax(*split_preprocessed(pp))
+    parser_text, attrs = read_attributes(parser_text)
     program: Program | None = None
     try:
         if incremental_ok:
-            program = incremental.build_program(path, pplines, parser_text, read, opts.data_model, entry, store)
+            program = incremental.build_program(path, pplines, parser_text, read, opts.data_model, entry, store,
+                                                 attrs=attrs)
     except NotChunkable:
         pass  # parsed whole below, which also reports any syntax error properly
     except RecursionError:
         raise FrontendError(Diagnostic("error", "the program is nested too deeply for cbam", path)) from None
     if program is None:
-        program = _build_whole(path, text, pplines, parser_text, read, opts, entry)
+        program = _build_whole(path, text, pplines, parser_text, read, opts, entry, attrs)
     assign_fingerprints(program)
     program.callgraph = CallGraph.of(program)
     return program
 
 
 def _build_whole(path: str, text: str | None, pplines, parser_text: str, read, opts: PreprocessOptions,
-                 entry: str) -> Program:
+                 entry: str, attrs: AttributeTable | None = None) -> Program:
     sm = SourceMap(pplines, read)
     try:
         ast = GnuParser().parse(parser_text, filename=PARSE_FILENAME)
@@ -115,7 +119,7 @@ def _build_whole(path: str, text: str | None, pplines, parser_text: str, read, o
         raise FrontendError(Diagnostic("error", f"cannot parse this file: {type(exc).__name__}", path)) from None
     spans = Spans(sm)
     try:
-        builder = ProgramBuilder(ast, spans, DataModel(opts.data_model), path, entry)
+        builder = ProgramBuilder(ast, spans, DataModel(opts.data_model), path, entry, attrs=attrs)
         return builder.build()
     except RecursionError:
         raise FrontendError(Diagnostic("error", "the program is nested too deeply for cbam", path)) from None

@@ -164,6 +164,16 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
                         f"strcpy may read past the end of `{e.args[1]}` (no terminating NUL in bounds)"))
             out.append((Valid(e.args[0], e.args[1], "strcpy", int_t),
                         f"strcpy may write past the end of `{e.args[0]}`"))
+        elif name in ("strcmp", "strchr") and len(e.args) >= 2:
+            # Exactly the bytes they read: strcmp stops at the first difference, strchr at the
+            # character, both at a NUL (a string without its NUL may still be read safely).
+            out.append((Valid(e.args[0], e.args[1], name, int_t),
+                        f"{name} may read past the end of `{e.args[0]}`"
+                        + (f" or of `{e.args[1]}`" if name == "strcmp" else "")))
+        elif name == "memcmp" and len(e.args) >= 3:
+            for k in (0, 1):
+                out.append((Valid(e.args[k], e.args[2], "deref", int_t),
+                            f"memcmp may read out of bounds of `{e.args[k]}`"))
         elif name not in ("malloc", "calloc", "alloca", "__builtin_alloca", "realloc") and any(
                 not isinstance(a.type, IntType) for a in e.args):
             # What it reads or writes through its pointers is not modelled: never assumed safe.

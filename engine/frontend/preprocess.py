@@ -19,9 +19,8 @@ if TYPE_CHECKING:
 INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 
 # GNU spellings pycparser cannot parse, neutralised before parsing (see shared/svcomp/NOTES.md §4).
+# Attributes are not among them: they are read (frontend/attributes.py).
 GNU_SHIMS: tuple[str, ...] = (
-    "__attribute__(x)=",
-    "__attribute(x)=",
     "__extension__=",
     "__inline=inline",
     "__inline__=inline",
@@ -30,13 +29,13 @@ GNU_SHIMS: tuple[str, ...] = (
     "restrict=",
     "__asm__(...)=",
     "__asm(...)=",
+    "asm(...)=",
     "__const=const",
     "__const__=const",
     "__signed__=signed",
     "__signed=signed",
     "__volatile__=volatile",
     "__volatile=volatile",
-    "__builtin_va_list=int",
     "__int128=__cbam_int128",
     "_Noreturn=",
     "__noreturn__=",
@@ -101,6 +100,20 @@ _GCC_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal
 _MARKER_LINE = re.compile(r'^(# \d+ ")((?:[^"\\]|\\.)*)"', re.M)
 
 
+# ``asm volatile (...)``, ``__asm__ __volatile__ goto (...)``: the shims above erase ``asm(...)``,
+# which the qualifiers keep from matching. The builder finds inline assembly in the source text
+# and makes its function unsupported (builder.has_inline_asm).
+_ASM_QUALIFIERS = re.compile(rb"\b(?:__asm__|__asm|asm)((?:\s+(?:volatile|__volatile__|__volatile|inline|__inline__|goto)\b)+)")
+
+
+def _blank_asm_qualifiers(raw: bytes) -> bytes:
+    """``raw`` with inline assembly's qualifiers replaced by as many spaces (positions kept)."""
+    if b"asm" not in raw:
+        return raw
+    return _ASM_QUALIFIERS.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)]
+                               + re.sub(rb"[^\n]", b" ", m.group(1)), raw)
+
+
 def preprocess(path: str, text: str | None = None, options: PreprocessOptions | None = None) -> str:
     """Preprocessed text with line markers kept, so positions map back to ``path``.
 
@@ -127,7 +140,7 @@ class Preprocessing:
         self.cmd, self.cwd = _command(path, options or PreprocessOptions())
         # Read from stdin with a line marker, so buffers and files take the same route and
         # every marker names the user's path exactly as given.
-        self.input = f'# 1 "{_escape(path)}"\n'.encode() + raw
+        self.input = f'# 1 "{_escape(path)}"\n'.encode() + _blank_asm_qualifiers(raw)
         self.deadline = time.monotonic() + self.TIMEOUT
         self._proc: subprocess.Popen | None = None
         self._out: tuple[int, int] | None = None

@@ -53,6 +53,22 @@ def self_contained(data: bytes) -> bool:
     return not any(mark in data for mark in _READS_MORE)
 
 
+# Directives whose effect is a function of the text before them and the command line alone (they
+# read no file, and no time): those a force-included file may hold and stay self-contained.
+_PURE_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(?:define|undef|if|ifdef|ifndef|elif|else|endif)\b", re.M)
+_ANY_DIRECTIVE = re.compile(rb"^[ \t]*#", re.M)
+
+
+def _only_pure_directives(data: bytes) -> bool:
+    """Whether ``data``'s directives are all definitions and conditionals, with no other way to
+    read more (cbam's prelude defines va_arg's macros under #if: a file that holds them is still
+    a function of its bytes and the command line)."""
+    if any(mark in data for mark in _READS_MORE if mark != b"#") or b"__has_include" in data:
+        return False
+    return len(_ANY_DIRECTIVE.findall(data)) == len(_PURE_DIRECTIVE.findall(data)) and b"#" not in \
+        _ANY_DIRECTIVE.sub(b"", _PURE_DIRECTIVE.sub(b"", data)).replace(b"##", b"")
+
+
 def unpreprocessed_key(path: str, raw: bytes, command: list[str], opts: PreprocessOptions, entry: str) -> str | None:
     """The source's address without running the preprocessor, where its text is a function of
     what is hashed here: the source's bytes, the command line, the files that command line
@@ -73,7 +89,7 @@ def unpreprocessed_key(path: str, raw: bytes, command: list[str], opts: Preproce
             if arg == "-include":
                 with open(command[i + 1], "rb") as fh:
                     named = fh.read()
-                if not self_contained(named):
+                if not _only_pure_directives(named):
                     return None
                 h.update(sha256(named).digest())
     except OSError:

@@ -89,6 +89,13 @@ class SourceMap:
                 first, lastt = window[j1], window[j2 - 1]
                 for k in range(i1, i2):
                     out[k] = (pl.file, first.line, first.col, lastt.end_line, lastt.end_col)
+            elif tag == "delete" and j1 < len(window) and (a[i1].startswith("__cbam_") or a[i1:i2] == ["."]):
+                # What the GNU syntax pass put before a token the user wrote (``__cbam_range(``
+                # before a range's low end, ``.`` before a field's name) begins where that token
+                # does, so the construct's range starts at the user's text.
+                o = window[j1]
+                for k in range(i1, i2):
+                    out[k] = (pl.file, o.line, o.col, o.end_line, o.end_col)
         prev = None
         for k in range(len(out)):
             if out[k] is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..registry import Analysis, Setup, addressed_variables
+from ..registry import Analysis, Setup, memory_context
 from .cpa import IntervalCPA
 from .invariants import invariants as _invariants
 
@@ -11,4 +11,4 @@ def _cpa(setup: Setup) -> IntervalCPA:
     return IntervalCPA(setup.program)
 
 
-ANALYSIS = Analysis("interval", _cpa, None, None, addressed_variables, invariants=_invariants)
+ANALYSIS = Analysis("interval", _cpa, None, None, memory_context, invariants=_invariants)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..registry import Analysis, PrecisionCodec, Setup, addressed_variables
+from ..registry import Analysis, PrecisionCodec, Setup, memory_context
 from .atoms import atom_vars, base_var
 from .cpa import PredicateCPA, PredicatePrecision
 
@@ -77,5 +77,5 @@ def _invariants(program, prec: PredicatePrecision | None, deadline: float) -> di
     return out
 
 
-ANALYSIS = Analysis("predicate", _cpa, _Refiner, PredicatePrecisions(), addressed_variables,
+ANALYSIS = Analysis("predicate", _cpa, _Refiner, PredicatePrecisions(), memory_context,
                     invariants=_invariants)

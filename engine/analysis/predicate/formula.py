@@ -84,7 +84,8 @@ class Theory:
 
     def in_range(self, x: z3.ExprRef, t: IntType) -> z3.BoolRef | None:
         if self.name == "bv":
-            return None
+            # Every bit pattern is a value of the type, except for _Bool's byte: 0 or 1.
+            return z3.ULE(x, 1) if t.is_bool else None
         return z3.And(x >= t.min, x <= t.max)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..registry import Analysis, PrecisionCodec, Setup, addressed_variables
+from ..registry import Analysis, PrecisionCodec, Setup, memory_context
 from .cpa import ValueCPA
 from .precision import ValuePrecision
 from .refiner import ValueRefiner
@@ -41,8 +41,7 @@ def memory_facts(program) -> dict:
     """What the value analysis's transfer reads beyond a function's code: which variables have
     their address taken, and the layout of every struct (a member's offset is not in the
     fingerprint of a function that uses it)."""
-    return {"addressed": addressed_variables(program),
-            "structs": {k: [[f, t.key()] for f, t in fields] for k, fields in sorted(program.structs.items())}}
+    return memory_context(program)
 
 
 def _cpa(setup: Setup) -> ValueCPA:

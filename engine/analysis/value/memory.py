@@ -750,6 +750,11 @@ def _valid(e: Valid, view: View, evaluate: Callable[[Expr], Any]) -> int | None:
         return 0
     if e.kind == "string":  # a NUL within the object (c_string_length reads in bounds only)
         return None if view.c_string_length(p) is None else 1
+    if e.kind in ("strcmp", "strchr"):  # in bounds where the strings end in bounds; else the path check reads the bytes
+        other = evaluate(e.size) if e.kind == "strcmp" else None
+        ends = view.c_string_length(p) is not None and (
+            e.kind == "strchr" or isinstance(other, Ptr) and view.c_string_length(other) is not None)
+        return 1 if ends else None
     n = evaluate(e.size)
     if e.kind == "strcpy":  # room for the source string and its NUL
         length = view.c_string_length(n)

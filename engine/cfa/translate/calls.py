@@ -7,15 +7,18 @@ from pycparser import c_ast
 from ...frontend.errors import Range, Unsupported
 from ..cfa import ErrorInfo
 from ..ctype import (
+    ArrayType,
     CType,
     FloatType,
     FunctionType,
     IntType,
     PointerType,
+    StructType,
     VoidType,
 )
 from ..ir import (
     AbortEdge,
+    AddrOf,
     AssignEdge,
     AssumeEdge,
     Binary,
@@ -23,9 +26,12 @@ from ..ir import (
     CallEdge,
     Cast,
     Const,
+    DeclEdge,
+    Deref,
     Expr,
     ExternalCallEdge,
     FuncRef,
+    Index,
     Nondet,
     Var,
 )
@@ -135,8 +141,13 @@ class CallBuilder:
             nparams = len(fd_type.params)
             if len(args) != nparams and not fd_type.variadic:
                 raise Unsupported(f"call of '{name}' with {len(args)} arguments (it takes {nparams})", rng)
+            if len(args) < nparams:
+                raise Unsupported(f"call of '{name}' with {len(args)} arguments (it takes at least {nparams})", rng)
             if ft.unprototyped:
-                args = [self.convert(a, p) if isinstance(p, IntType) else a for a, p in zip(args, fd_type.params)]
+                args = [self.convert(a, p) if isinstance(p, IntType) else a for a, p in zip(args, fd_type.params)] \
+                    + args[nparams:]
+            if fd_type.variadic:
+                args = args[:nparams] + [self.variadic_arguments(args[nparams:], node)]
         ret = ft.ret
         lhs: Expr | None = None
         if not isinstance(ret, VoidType):
@@ -185,7 +196,8 @@ class CallBuilder:
         join = self.new_node()
         for name in self.pb.address_taken_functions():
             fd_type = self.pb.func_types.get(name)
-            if fd_type is None or (len(fd_type.params) != len(args) and not fd_type.variadic):
+            if fd_type is None or (len(fd_type.params) != len(args) and not fd_type.variadic) \
+                    or len(args) < len(fd_type.params):
                 continue
             hit, miss = self.new_node(), self.new_node()
             here = self.here()
@@ -195,6 +207,8 @@ class CallBuilder:
             self.cur = hit
             call_args = tuple(self.convert(a, p) if isinstance(p, IntType | PointerType) and a.type != p else a
                               for a, p in zip(args, fd_type.params))
+            if fd_type.variadic:
+                call_args += (self.variadic_arguments(args[len(fd_type.params):], node),)
             call_lhs = lhs
             if lhs is not None and fd_type.ret != lhs.type:
                 call_lhs = self.new_temp(fd_type.ret, rng) if not isinstance(fd_type.ret, VoidType) else None
@@ -216,6 +230,40 @@ class CallBuilder:
             self.cur = None
         self.cur = join
         return lhs if lhs is not None else Const(0, dm.int)
+
+    def variadic_arguments(self, extras: list[Expr], node: c_ast.FuncCall) -> Expr:
+        """A call's extra arguments (promoted already) for a variadic function the program
+        defines: stored in a new object of this frame, a slot each of its size rounded up to a
+        word (i386: 4 bytes, x86-64: 8), as a stack holds them; the value is the address the callee
+        gets as its hidden parameter (builder.bind_params), and va_arg reads the slots through
+        it (__cbam_prelude.h). So a va_arg of the type passed reads exactly what was stored, and
+        one past the last argument reads outside the object: an invalid dereference. With no
+        extra arguments the address is NULL."""
+        dm = self.dm
+        rng = self.pb.range(node)
+        char_p = dm.pointer(dm.char)
+        if not extras:
+            return Cast(Const(0, dm.int), char_p)
+        word = dm.sizeof(char_p) or 4
+        slots: list[tuple[int, Expr]] = []
+        size = 0
+        for e in extras:
+            if isinstance(e.type, FunctionType):
+                e = Cast(e, dm.pointer(e.type))
+            nbytes = dm.sizeof(e.type, self.pb.structs)
+            if not isinstance(e.type, IntType | PointerType | StructType) or nbytes is None:
+                raise Unsupported("an argument of this type passed as a variadic argument", rng)
+            slots.append((size, e))
+            size += -(-nbytes // word) * word
+        self.temps += 1
+        area = self.pb.new_var(f"{self.name}::__va_args{self.temps}", ArrayType(dm.char, size), self.name,
+                               range=rng, addressed=True)
+        self.scope.objects.append(area)
+        self.emit(DeclEdge, node, var=area, init=None)
+        for off, e in slots:
+            at = AddrOf(Index(area, Const(off, dm.ptrdiff_t), dm.char), char_p)
+            self.emit(AssignEdge, node, lhs=Deref(Cast(at, dm.pointer(e.type)), e.type), rhs=e)
+        return AddrOf(Index(area, Const(0, dm.ptrdiff_t), dm.char), char_p)
 
     def nondet_type(self, name: str, rng: Range | None, into: CType | None = None) -> CType:
         """The type of ``name()``'s arbitrary value. A floating-point one is supported only when it

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from pycparser import c_ast
 
@@ -32,7 +31,7 @@ from ..ir import (
 from .common import (
     NONDET_PREFIX,
     _Scope,
-    parse_string,
+    unsupported_reason,
 )
 
 TYPE_CHECKING = False
@@ -106,9 +105,7 @@ class DeclarationBuilder:
         if isinstance(decl.type, c_ast.FuncDecl):
             pb.declare_function(decl)
             return
-        t = pb.resolve_type(decl.type, pb.global_scope, decl)
-        if isinstance(t, ArrayType) and t.size is None and isinstance(decl.init, c_ast.InitList):
-            t = ArrayType(t.elem, len(decl.init.exprs))
+        t = self.completed_type(pb.resolve_type(decl.type, pb.global_scope, decl), decl.init)
         name = decl.name
         existing = pb.vars.get(name)
         pb.global_scope.vars[name] = name
@@ -116,6 +113,8 @@ class DeclarationBuilder:
             return  # a tentative or extern re-declaration
         if existing is None:
             pb.new_var(name, t, None, range=pb.range(decl))
+        elif isinstance(existing.type, ArrayType) and existing.type.size is None:
+            existing.type = t  # extern char s[]; then char s[] = "ab": the definition completes it
         if isinstance(t, FloatType):
             if decl.init is not None:
                 raise Unsupported("floating-point globals", pb.range(decl))
@@ -142,7 +141,7 @@ class DeclarationBuilder:
             return
         if aggregate:
             self.emit(DeclEdge, decl, var=var, init=Const(0, t) if zero else None, is_global=is_global)
-            self.aggregate_init(var, t, init, decl)
+            self.initialise(var, t, init, decl)
             return
         if (isinstance(init, c_ast.FuncCall) and isinstance(init.name, c_ast.ID)
                 and init.name.name.startswith(NONDET_PREFIX) and init.name.name not in self.pb.func_defs
@@ -150,7 +149,9 @@ class DeclarationBuilder:
             # int x = __VERIFIER_nondet_int(); is one step, not a temporary and a copy.
             self.emit(DeclEdge, decl, var=var, init=Nondet(t, init.name.name), is_global=is_global)
             return
-        e = self.rvalue(self.expr(init.exprs[0] if isinstance(init, c_ast.InitList) and init.exprs else init))
+        if isinstance(init, c_ast.InitList) and not init.exprs:  # int x = {}; (GNU C, C23)
+            init = c_ast.Constant("int", "0", init.coord)
+        e = self.rvalue(self.expr(init.exprs[0] if isinstance(init, c_ast.InitList) else init))
         self.emit(DeclEdge, decl, var=var, init=self.convert(e, t) if isinstance(t, IntType | PointerType) else e,
                   is_global=is_global)
 
@@ -172,75 +173,6 @@ class DeclarationBuilder:
                 if t.union:
                     break
 
-    def aggregate_init(self, lv: Expr, t: CType, init: c_ast.Node, decl: c_ast.Node) -> None:
-        if isinstance(t, ArrayType) and isinstance(init, c_ast.Constant) and init.type == "string":
-            raw = parse_string(init.value)
-            for i, ch in enumerate(raw[: t.size if t.size is not None else len(raw)]):
-                self.emit(AssignEdge, init, lhs=Index(lv, Const(i, self.dm.ptrdiff_t), t.elem),
-                          rhs=self.convert(Const(ch, self.dm.int), t.elem))
-            return
-        if not isinstance(init, c_ast.InitList):
-            e = self.rvalue(self.expr(init))
-            self.emit(AssignEdge, init, lhs=lv, rhs=self.convert(e, t) if isinstance(t, IntType | PointerType) else e)
-            return
-        exprs = list(init.exprs or [])
-        if (isinstance(t, ArrayType) and len(exprs) == 1 and isinstance(exprs[0], c_ast.Constant)
-                and exprs[0].type == "string"):
-            self.aggregate_init(lv, t, exprs[0], decl)  # char s[4] = {"abc"}
-        elif isinstance(t, ArrayType | StructType):
-            # Initialisers beyond the aggregate are ignored, as gcc does (with a warning).
-            self._init_fill(lv, t, exprs, 0, decl)
-        elif exprs:
-            self.aggregate_init(lv, t, exprs[0], decl)
-
-    def _init_fill(self, lv: Expr, t: CType, exprs: list, pos: int, decl: c_ast.Node) -> int:
-        """The elements or members of ``lv`` from ``exprs[pos:]``, in order: the position of
-        the first initialiser left over. An element that is itself an aggregate takes a braced
-        list of its own or, with its braces elided, as many of the following initialisers as
-        its own elements need (C11 6.7.9p20: ``struct { int a[2]; int c; } x = {1, 2};`` sets
-        ``a`` to {1, 2} and leaves ``c`` zero)."""
-        if isinstance(t, ArrayType):
-            if t.size is None:
-                raise Unsupported("an initialiser for an array of unknown length inside an aggregate",
-                                  self.pb.range(decl))
-            parts = [(Index(lv, Const(i, self.dm.ptrdiff_t), t.elem), t.elem) for i in range(t.size)]
-        else:
-            assert isinstance(t, StructType)
-            fields = self.pb.structs.get(t.key(), [])
-            parts = [(Member(lv, fname, ftype), ftype) for fname, ftype in fields[: 1 if t.union else None]]
-        for sub_lv, sub_t in parts:
-            if pos >= len(exprs):
-                break
-            pos = self._init_element(sub_lv, sub_t, exprs, pos, decl)
-        return pos
-
-    def _init_element(self, lv: Expr, t: CType, exprs: list, pos: int, decl: c_ast.Node) -> int:
-        sub = exprs[pos]
-        aggregate = isinstance(t, ArrayType | StructType)
-        if isinstance(sub, c_ast.NamedInitializer):
-            raise Unsupported("designated initializers", self.pb.range(sub))
-        if isinstance(sub, _Evaluated):
-            e = sub.expr
-            if not aggregate:
-                self.emit(AssignEdge, sub.node, lhs=lv, rhs=self.convert(e, t) if isinstance(t, IntType | PointerType) else e)
-                return pos + 1
-            if isinstance(t, StructType) and isinstance(e.type, StructType) and e.type.key() == t.key():
-                self.emit(AssignEdge, sub.node, lhs=lv, rhs=e)  # a whole struct
-                return pos + 1
-            return self._init_fill(lv, t, exprs, pos, decl)  # the first scalar of elided braces
-        if isinstance(sub, c_ast.InitList) or not aggregate:
-            self.aggregate_init(lv, t, sub, decl)
-            return pos + 1
-        if isinstance(t, ArrayType) and isinstance(sub, c_ast.Constant) and sub.type == "string":
-            self.aggregate_init(lv, t, sub, decl)  # a character array member from a string
-            return pos + 1
-        if isinstance(t, StructType) and not isinstance(sub, c_ast.Constant):
-            # A struct member from an expression: a whole struct of that type, or else the
-            # first scalar of elided braces. Evaluated once, here, either way.
-            exprs[pos] = _Evaluated(self.rvalue(self.expr(sub)), sub)
-            return self._init_element(lv, t, exprs, pos, decl)
-        return self._init_fill(lv, t, exprs, pos, decl)  # braces elided (no expression is an array)
-
     def local_decl(self, decl: c_ast.Decl) -> None:
         pb = self.pb
         if decl.name is None:
@@ -260,12 +192,8 @@ class DeclarationBuilder:
             return
         t = pb.resolve_type(decl.type, self.scope, decl)
         if isinstance(t, FloatType):
-            raise Unsupported("floating-point variables", pb.range(decl))
-        if isinstance(t, ArrayType) and t.size is None:
-            if isinstance(decl.init, c_ast.InitList):
-                t = ArrayType(t.elem, len(decl.init.exprs))
-            elif isinstance(decl.init, c_ast.Constant) and decl.init.type == "string":
-                t = ArrayType(t.elem, len(parse_string(decl.init.value)))
+            raise Unsupported(unsupported_reason(t) or "floating-point variables", pb.range(decl))
+        t = self.completed_type(t, decl.init)
         if "static" in decl.storage:
             gname = f"{self.name}::__cbam_static.{decl.name}"
             if gname in pb.vars:
@@ -280,11 +208,3 @@ class DeclarationBuilder:
         if self.lives_in_memory(decl.name, t):
             self.scope.objects.append(var)
         self.init_var(var, decl, is_global=False)
-
-
-@dataclass(frozen=True)
-class _Evaluated:
-    """An initialiser already translated (a struct member's, to learn its type)."""
-
-    expr: Expr
-    node: c_ast.Node

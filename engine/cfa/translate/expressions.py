@@ -20,6 +20,7 @@ from ..ctype import (
 from ..ir import (
     AddrOf,
     AssignEdge,
+    AssumeEdge,
     Binary,
     Cast,
     Const,
@@ -36,9 +37,14 @@ from ..ir import (
 )
 from ..layout import Layout
 from ..semantics import eval_binary, eval_cast, eval_unary
+from .bitfields import BitFieldRef
 from .common import (
+    is_elvis,
+    literal_elem_type,
+    narrow_spelling,
     parse_char,
-    parse_string,
+    parse_char_literal,
+    parse_string_literal,
 )
 from .vla import VlaPointer, VlaSlice
 
@@ -66,6 +72,8 @@ class ExpressionBuilder:
         """Array-to-pointer and function-to-pointer decay."""
         if isinstance(e, VlaSlice | VlaPointer):
             return self.vla_rvalue(e)
+        if isinstance(e, BitFieldRef):
+            return self.bitfield_load(e)
         if isinstance(e.type, ArrayType):
             return AddrOf(Index(e, Const(0, self.dm.int), e.type.elem), self.dm.pointer(e.type.elem))
         if isinstance(e.type, FunctionType) and isinstance(e, FuncRef):
@@ -182,7 +190,7 @@ class ExpressionBuilder:
                 if not isinstance(base.type, PointerType):
                     raise Unsupported("'->' on a non-pointer", self.pb.range(node))
                 base = Deref(base, base.type.target)
-            return Member(base, node.field.name, self.field_type(base.type, node.field.name, node))
+            return self.member(base, node.field.name, node)  # bit-fields: translate/bitfields.py
         if isinstance(node, c_ast.ArrayRef):
             base = self.expr(node.name)
             idx = self.rvalue(self.expr(node.subscript))
@@ -202,7 +210,7 @@ class ExpressionBuilder:
         if isinstance(node, c_ast.Typename):
             raise Unsupported("a type name in expression position", self.pb.range(node))
         if isinstance(node, c_ast.CompoundLiteral):
-            raise Unsupported("compound literals", self.pb.range(node))
+            return self.compound_literal(node)
         if isinstance(node, c_ast.InitList):
             raise Unsupported("an initializer list in expression position", self.pb.range(node))
         raise Unsupported(f"expression {type(node).__name__}", self.pb.range(node))
@@ -211,10 +219,17 @@ class ExpressionBuilder:
         dm = self.dm
         text = node.value
         if node.type == "string" or text.startswith('"') or text.startswith('L"'):
-            if not text.startswith('"'):  # L"...", u"...", U"...", u8"...": elements of another width
-                raise Unsupported("wide string literals", self.pb.range(node))
-            return StrLit(text, dm.pointer(dm.char))
+            if text.startswith('"') and "\\u" not in text and "\\U" not in text:
+                return StrLit(text, dm.pointer(dm.char))
+            # L"...", u"...", U"...", u8"..." or a universal character name: the analyses read
+            # a literal's object as the bytes of a narrow one, so it is spelled as one.
+            elems, name = parse_string_literal(text)
+            et = literal_elem_type(dm, name)
+            return StrLit(narrow_spelling(elems, dm.sizeof(et, {}) or 1), dm.pointer(et))
         if node.type == "char" or text.endswith("'"):
+            if not text.startswith("'"):  # L'a', u'a', U'a': a wchar_t, char16_t, char32_t
+                v, name = parse_char_literal(text)
+                return Const(v, literal_elem_type(dm, name))
             return Const(parse_char(text, dm), dm.int)
         if re.fullmatch(r"(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)", text) is None:
             raise Unsupported("floating-point constants", self.pb.range(node))
@@ -269,7 +284,7 @@ class ExpressionBuilder:
         fields = self.pb.structs.get(t.key())
         if fields is None:
             if t.key() in self.pb.bitfield_structs:
-                raise Unsupported("bit-fields", self.pb.range(node))
+                raise Unsupported(self.pb.unsupported_structs.get(t.key(), "bit-fields"), self.pb.range(node))
             raise Unsupported(f"incomplete type {t}", self.pb.range(node))
         for fname, ftype in fields:
             if fname == fieldname:
@@ -300,8 +315,9 @@ class ExpressionBuilder:
         if op in ("sizeof", "_Alignof", "__alignof__"):
             if isinstance(node.expr, c_ast.Typename):
                 t = self.pb.resolve_type(node.expr, self.scope, node)
-            elif isinstance(node.expr, c_ast.Constant) and node.expr.value.startswith('"'):
-                t = ArrayType(dm.char, len(parse_string(node.expr.value)))  # "za" is a char[3]
+            elif isinstance(node.expr, c_ast.Constant) and node.expr.type == "string":
+                elems, name = parse_string_literal(node.expr.value)  # "za" is a char[3], L"za" an int[3]
+                t = ArrayType(literal_elem_type(dm, name), len(elems))
             else:
                 # The operand is not evaluated (a variable-length array's would be: unsupported
                 # when that has side effects).
@@ -311,12 +327,17 @@ class ExpressionBuilder:
                         raise Unsupported("sizeof of a variable-length array whose operand has side effects",
                                           self.pb.range(node))
                     return self.vla_sizeof(operand)
+                self.no_bitfield(operand, f"'{op}' applied to", node)
                 t = operand.type
+                if isinstance(t, FunctionType) and isinstance(node.expr, c_ast.UnaryOp) and node.expr.op == "&":
+                    t = dm.pointer(t)  # &f is a pointer (the builder keeps the function itself for calls)
             size = dm.sizeof(t, self.pb.structs) if op == "sizeof" else dm.alignof(t, self.pb.structs)
             if op == "__alignof__":
                 size = self.preferred_alignment(t, size)
+            if size is None and isinstance(t, FunctionType | VoidType):
+                size = 1  # GNU C: sizeof and alignof of void and of a function are 1
             if size is None and isinstance(t, StructType) and t.key() in self.pb.bitfield_structs:
-                raise Unsupported("bit-fields", self.pb.range(node))
+                raise Unsupported(self.pb.unsupported_structs.get(t.key(), "bit-fields"), self.pb.range(node))
             if size is None:
                 raise Unsupported(f"{op} of an incomplete type", self.pb.range(node))
             return Const(size, dm.size_t)
@@ -337,6 +358,7 @@ class ExpressionBuilder:
                 if isinstance(f, FuncRef):
                     return f
             e = self.expr(node.expr)
+            self.no_bitfield(e, "cannot take the address of", node)
             if isinstance(e, VlaSlice):
                 return self.vla_address(e)
             lv = self.as_lvalue(e, node.expr)
@@ -408,7 +430,7 @@ class ExpressionBuilder:
             return e.var
         if isinstance(e, VlaSlice):
             raise Unsupported("assignment to an array", self.pb.range(node))
-        if not is_lvalue(e):
+        if not is_lvalue(e) and not isinstance(e, BitFieldRef):
             raise Unsupported("assignment to a non-lvalue", self.pb.range(node))
         return e
 
@@ -437,21 +459,31 @@ class ExpressionBuilder:
         return lv
 
     def ternary(self, node: c_ast.TernaryOp, want: bool) -> Expr:
+        elvis = is_elvis(node)
+        if self.const_only:
+            return self.constant_ternary(node, elvis)
         t_node, f_node, join = self.new_node(), self.new_node(), self.new_node()
-        self.cond(node.cond, t_node, f_node)
-        # Types of both arms decide the result type; compute them on scratch builders.
-        self.cur = t_node
-        a = self.rvalue(self.expr(node.iftrue, want))
-        a_end = self.cur
+        if elvis:
+            # GNU ``a ?: b``: ``a`` is evaluated once, and its value is the result when nonzero.
+            a = self.rvalue(self.expr(node.cond))
+            if isinstance(a.type, StructType):
+                raise Unsupported("a struct used as a condition", self.pb.range(node.cond))
+            src = self.here()
+            rng = self.pb.range(node.cond)
+            text = self.pb.source_text(rng)
+            self.link(AssumeEdge(pred=src, succ=t_node, range=rng, text=text, cond=a, truth=True))
+            self.link(AssumeEdge(pred=src, succ=f_node, range=rng, text=text, cond=a, truth=False))
+            a_end = t_node
+        else:
+            self.cond(node.cond, t_node, f_node)
+            # Types of both arms decide the result type; compute them on scratch builders.
+            self.cur = t_node
+            a = self.rvalue(self.expr(node.iftrue, want))
+            a_end = self.cur
         self.cur = f_node
         b = self.rvalue(self.expr(node.iffalse, want))
         b_end = self.cur
-        if isinstance(a.type, IntType) and isinstance(b.type, IntType):
-            rt: CType = self.dm.usual_arithmetic(a.type, b.type)
-        elif isinstance(a.type, VoidType) or isinstance(b.type, VoidType):
-            rt = self.dm.void
-        else:
-            rt = a.type if isinstance(a.type, PointerType) else b.type
+        rt = self.ternary_type(a, b)
         if not want or isinstance(rt, VoidType):
             for end in (a_end, b_end):
                 self.cur = end
@@ -460,13 +492,31 @@ class ExpressionBuilder:
             return Const(0, self.dm.int)
         tmp = self.new_temp(rt, self.pb.range(node))
         self.cur = a_end
-        self.emit(AssignEdge, node.iftrue, lhs=tmp, rhs=self.convert(a, rt))
+        self.emit(AssignEdge, node.cond if elvis else node.iftrue, lhs=tmp, rhs=self.convert(a, rt))
         self.goto(join)
         self.cur = b_end
         self.emit(AssignEdge, node.iffalse, lhs=tmp, rhs=self.convert(b, rt))
         self.goto(join)
         self.cur = join
         return tmp
+
+    def ternary_type(self, a: Expr, b: Expr) -> CType:
+        if isinstance(a.type, IntType) and isinstance(b.type, IntType):
+            return self.dm.usual_arithmetic(a.type, b.type)
+        if isinstance(a.type, VoidType) or isinstance(b.type, VoidType):
+            return self.dm.void
+        return a.type if isinstance(a.type, PointerType) else b.type
+
+    def constant_ternary(self, node: c_ast.TernaryOp, elvis: bool) -> Expr:
+        """``c ? a : b`` and ``a ?: b`` where C requires a constant (a case label, an array's
+        length, an enumerator): the operands are constants, and only the chosen one counts."""
+        c = self.rvalue(self.expr(node.cond))
+        a = c if elvis else self.rvalue(self.expr(node.iftrue))
+        b = self.rvalue(self.expr(node.iffalse))
+        if not (isinstance(c, Const) and isinstance(a, Const) and isinstance(b, Const)):
+            raise Unsupported("a non-constant expression where C requires a constant", self.pb.range(node))
+        rt = self.ternary_type(a, b)
+        return self.convert(a if c.value != 0 else b, rt)
 
     def logical_value(self, node: c_ast.BinaryOp) -> Expr:
         if self.const_only:

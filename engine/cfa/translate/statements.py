@@ -21,6 +21,7 @@ from ..ir import (
     ReturnEdge,
     Var,
 )
+from .common import is_elvis, range_bounds
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +44,13 @@ class StatementBuilder:
             return
         if isinstance(node, c_ast.UnaryOp) and node.op == "!":
             self.cond(node.expr, f, t)
+            return
+        if isinstance(node, c_ast.TernaryOp) and is_elvis(node):
+            # ``a ?: b`` holds when ``a`` does (its value, nonzero, is the result), else as ``b``.
+            b = self.new_node()
+            self.cond(node.cond, t, b)
+            self.cur = b
+            self.cond(node.iffalse, t, f)
             return
         if isinstance(node, c_ast.TernaryOp):
             a, b = self.new_node(), self.new_node()
@@ -237,6 +245,10 @@ class StatementBuilder:
             if isinstance(c, c_ast.Default):
                 continue
             assert isinstance(c, c_ast.Case)
+            bounds = range_bounds(c.expr)
+            if bounds is not None:
+                self.case_range(value, bounds, targets[id(c)], node, c)
+                continue
             cv = self.pb.const_int(c.expr, self.scope)
             cond = self.fold(Binary("==", value, self.convert(Const(cv, self.dm.int), value.type), self.dm.int))
             rng = self.pb.range(c.expr)
@@ -263,6 +275,28 @@ class StatementBuilder:
             self.switch_cases.pop()
         self.goto(done)
         self.cur = done if done.inn else None
+
+    def case_range(self, value: Expr, bounds: tuple[c_ast.Node, c_ast.Node], target: CFANode,
+                   switch: c_ast.Switch, case: c_ast.Case) -> None:
+        """GNU ``case lo ... hi:``: taken when ``lo <= value && value <= hi``, both bounds
+        converted to the controlling expression's promoted type as a case label's constant is
+        (so an empty range, ``lo > hi`` after conversion, is never taken)."""
+        lo, hi = (self.convert(Const(self.pb.const_int(b, self.scope), self.dm.int), value.type) for b in bounds)
+        rng = self.pb.range(case.expr)
+        text = f"{self.pb.source_text(self.pb.range(switch.cond))} in {self.pb.source_text(rng)}"
+        miss = self.new_node()
+        for cond in (self.fold(Binary("<=", lo, value, self.dm.int)), self.fold(Binary("<=", value, hi, self.dm.int))):
+            if isinstance(cond, Const):
+                if not cond.value:
+                    self.goto(miss)
+                continue
+            src = self.here()
+            hit = self.new_node()
+            self.link(AssumeEdge(pred=src, succ=hit, range=rng, text=text, cond=cond, truth=True))
+            self.link(AssumeEdge(pred=src, succ=miss, range=rng, text=text, cond=cond, truth=False))
+            self.cur = hit
+        self.goto(target)
+        self.cur = miss
 
     def ret(self, node: c_ast.Return) -> None:
         value: Expr | None = None

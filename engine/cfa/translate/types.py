@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
-from ...frontend.errors import Unsupported
+from ...frontend.attributes import Attribute, unsupported_reason
+from ...frontend.cparser import GnuParser
+from ...frontend.errors import Range, Unsupported
 from ..ctype import (
     ArrayType,
     CType,
@@ -16,6 +20,7 @@ from ..ir import (
     Const,
     Expr,
 )
+from ..struct_layout import Fields, LayoutError, MemberSpec, lay_out
 from .common import (
     START_FUNCTION,
     _Scope,
@@ -186,20 +191,95 @@ class TypeResolver:
                 st = StructType(tag, union)
             scope.tags[node.name] = st  # before the members: they may point back to it
         if node.decls is not None:
-            fields: list[tuple[str, CType]] = []
-            bitfields = False
-            for d in node.decls:
-                bitfields |= d.bitsize is not None
-                ft = self.resolve_type(d.type, scope, d)
-                fields.append((d.name or self.new_anon("__anon"), ft))
-            if bitfields:
-                # Unsupported only where used: headers declare such structs that programs never touch.
-                self.bitfield_structs[st.key()] = self.range(node)
-            else:
-                self.structs[st.key()] = fields
+            try:
+                self.structs[st.key()] = self.struct_layout(node, st, scope)
+            except Unsupported as u:
+                # Unsupported only where used: headers declare structs that programs never touch.
+                self.bitfield_structs[st.key()] = u.where
+                self.unsupported_structs[st.key()] = u.what
         return st
 
+    def struct_layout(self, node: c_ast.Struct | c_ast.Union, st: StructType, scope: _Scope) -> Fields:
+        """The members of a struct or union definition, laid out as gcc lays them out."""
+        attrs = self.attrs
+        bad = None
+        body = attrs.body_of(node.coord)
+        if body is not None:
+            bad = attrs.unsupported_between(*body)
+        type_attrs = attrs.for_type(node.coord)
+        bad = bad or next((a for a in type_attrs if unsupported_reason(a)), None)
+        if bad is not None:
+            raise Unsupported(unsupported_reason(bad) or bad.name, self.attribute_range(bad, node))
+        packed = any(a.name == "packed" for a in type_attrs)
+        aligned = self.attribute_alignment(type_attrs, scope, node)
+        members: list[MemberSpec] = []
+        for d in node.decls:
+            ft = self.resolve_type(d.type, scope, d)
+            bits = None
+            if d.bitsize is not None:
+                bits = self.const_int(d.bitsize, scope)
+                name = d.name
+            else:
+                name = d.name or self.new_anon("__anon")
+            # An unnamed bit-field has no coordinate of its own: its width's is in its stretch.
+            mattrs = attrs.for_decl(d.coord if d.coord is not None else getattr(d.bitsize, "coord", None))
+            member_aligned = self.attribute_alignment(mattrs, scope, d)
+            for spec in getattr(d, "align", None) or []:  # C11 _Alignas: a user alignment, as aligned(N)
+                n = (self.dm.alignof(self.resolve_type(spec.alignment, scope, d), self.structs)
+                     if isinstance(spec.alignment, c_ast.Typename) else self.const_int(spec.alignment, scope))
+                if n:
+                    member_aligned = max(member_aligned or 0, n)
+            members.append(MemberSpec(name, ft, bits, any(a.name == "packed" for a in mattrs), member_aligned))
+        try:
+            return lay_out(self.dm, st.union, members, lambda t: self.dm.sizeof(t, self.structs),
+                           lambda t: self.dm.alignof(t, self.structs), packed=packed, aligned=aligned,
+                           pack=attrs.pack_at(node.coord))
+        except LayoutError as e:
+            raise Unsupported(str(e), self.range(node)) from None
+
+    def attribute_alignment(self, attrs: list[Attribute], scope: _Scope, where: c_ast.Node) -> int | None:
+        """The largest ``aligned(N)`` among ``attrs`` (``aligned`` alone: x86's biggest, 16)."""
+        best = None
+        for a in attrs:
+            if a.name != "aligned":
+                continue
+            n = 16 if not a.args else self.attribute_int(a, scope, where)
+            if n <= 0 or n & (n - 1):
+                raise Unsupported(f"requested alignment {n} is not a positive power of 2", self.attribute_range(a, where))
+            best = n if best is None else max(best, n)
+        return best
+
+    def attribute_int(self, a: Attribute, scope: _Scope, where: c_ast.Node) -> int:
+        """An attribute's argument, a constant expression (``8``, ``__alignof__(long long)``),
+        parsed on its own with the typedef names it uses declared, evaluated in ``scope``."""
+        text = a.args or ""
+        m = re.fullmatch(r"\(*\s*(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*\s*\)*", text)
+        if m is not None and text.count("(") == text.count(")"):
+            return int(m.group(1), 0)
+        names = [w for w in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", text)) if scope.lookup("typedefs", w) is not None]
+        src = "".join(f"typedef int {w};" for w in names) + f"char __cbam_attr[{text}];"
+        try:
+            ast = GnuParser().parse(src)
+            dim = ast.ext[-1].type.dim
+        except Exception:  # noqa: BLE001 - whatever pycparser raises on text it cannot read
+            raise Unsupported(f"the argument of the {a.spelling} attribute", self.attribute_range(a, where)) from None
+        try:
+            return self.const_int(dim, scope)
+        except Unsupported:
+            raise Unsupported(f"the argument of the {a.spelling} attribute", self.attribute_range(a, where)) from None
+
+    def attribute_range(self, a: Attribute, where: c_ast.Node | None) -> Range | None:
+        sm = self.spans.sm
+        i = sm._by_coord.get(a.pos)
+        if i is not None:
+            return sm.range_of(i, i)
+        return self.range(where)
+
     def enum_type(self, node: c_ast.Enum, scope: _Scope) -> CType:
+        for a in self.attrs.for_type(node.coord):
+            # A packed enum is as narrow as its values allow: a width cbam does not give it.
+            why = unsupported_reason(a) or f"the {a.spelling} attribute on an enum"
+            raise Unsupported(why, self.attribute_range(a, node))
         if node.values is not None:
             val = -1
             values = []

@@ -10,4 +10,6 @@ typedef int ptrdiff_t;
 #endif
 typedef int wchar_t;
 #define NULL ((void *)0)
+/* The form container_of spells out; the builder reads it as the layout's constant. */
+#define offsetof(type, member) ((size_t)&((type *)0)->member)
 #endif
