@@ -73,6 +73,11 @@ def _add_verify(sub) -> None:
                         "clauses (z3's Spacer, checked with machine integers)")
     p.add_argument("--harness", metavar="FILE.c", help="write a test harness for the (first) counterexample")
     p.add_argument("--harness-dir", metavar="DIR", help="write a harness per counterexample into DIR")
+    p.add_argument("--no-replay", action="store_true",
+                   help="report a counterexample on the path check alone, without compiling it with its test "
+                        "harness (gcc) and running it to see the violation happen")
+    p.add_argument("--replay-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                   help="at most this long for a counterexample's compile and run, within --timeout (default 10)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
     # Every answer that used the cache is computed again without it and compared (tests, fuzzing).
     p.add_argument("--self-check", action="store_true", help=argparse.SUPPRESS)
@@ -423,7 +428,9 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
                              alloc_may_fail=getattr(args, "alloc_may_fail", False),
                              entry_null=getattr(args, "entry_null", False),
                              path_exploration=not getattr(args, "no_path_exploration", False),
-                             horn=not getattr(args, "no_horn", False))
+                             horn=not getattr(args, "no_horn", False),
+                             replay=None if getattr(args, "no_replay", False) else
+                             api.NativeReplay(source=source, preprocess=pp, time_limit=args.replay_timeout))
     t0 = time.monotonic()
     # Without --entry, main's answer (a file with main is verified from it alone).
     entry = args.entry or "main"

@@ -52,12 +52,20 @@ def print_text(report: dict, source: str, harnesses: list[str]) -> None:
                       else f"    {inp['source'][6:]} = {inp['value']}")
         for n in v["notes"]:
             print(f"  note: {n}")
+        replay = v.get("replay")
+        if replay is not None and replay["status"] == "replayed":
+            print(f"  replayed (compiled by gcc with its test harness): the run {replay['observed']}")
+        elif replay is not None:
+            print(f"  not replayed: {replay['reason']} (the violation rests on cbam's path check alone)")
     for h in harnesses:
         print(f"  test harness written to {h} (build: gcc {source} {h})")
     verdict = report["verdict"]
     if verdict == "UNKNOWN" and report["unsupported"] is not None:
         print(f"{_at(report['unsupported'])}: note: {report['reason']}")
-    if verdict == "UNKNOWN" and report["reason_range"] is not None:
+    if verdict == "UNKNOWN" and report["reason_range"] is not None and report.get("replay") is not None:
+        print(f"{_at(report['reason_range'])}: note: the violation the path check found here did not replay: "
+              f"{report['replay']['reason']}")
+    elif verdict == "UNKNOWN" and report["reason_range"] is not None:
         print(f"{_at(report['reason_range'])}: note: cbam could neither prove nor refute this check")
     st = report["statistics"]
     print(f"Statistics: {st['time']:.3f}s, {st['states']} states, {st['refinements']} refinements, "

@@ -19,7 +19,7 @@ from . import lazy_z3
 from .analysis import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
 from .frontend.preprocess import Preprocessing, PreprocessOptions
-from .options import DATA_MODELS, PROPERTIES, THEORIES, VerifyOptions
+from .options import DATA_MODELS, PROPERTIES, THEORIES, NativeReplay, VerifyOptions
 
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .report_file import FileReport, FunctionReport  # noqa: F401
     from .tasks import Task
 
-__all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions",
+__all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions", "NativeReplay",
            "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
            "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged",
            "unpreprocessed_key", "answer_unpreprocessed", "open_cache", "summaries", "cfa_text", "limit_memory",
@@ -154,7 +154,7 @@ def answer_unchanged(store: CacheStore, path: str, pp_text: str, preprocess: Pre
     key = source_run_key(source_key(path, None, pp_text, preprocess, entry), options)
     if key is None:
         return None
-    found = unchanged.lookup(store, key)
+    found = unchanged.lookup(store, key, options.replay is not None)
     alias = source_run_key(unpreprocessed, options)
     if found is not None and alias is not None:
         unchanged.alias(store, key, alias, _os.path.abspath(path))
@@ -175,7 +175,7 @@ def answer_unpreprocessed(store: CacheStore, key: str, options: VerifyOptions
     from .cache import unchanged
     from .cache.keys import source_run_key
 
-    return unchanged.lookup(store, source_run_key(key, options))  # type: ignore[arg-type]
+    return unchanged.lookup(store, source_run_key(key, options), options.replay is not None)  # type: ignore[arg-type]
 
 
 def summaries(store: CacheStore, function_key: str | None, name: str = "") -> list[dict[str, Any]]:

@@ -28,9 +28,26 @@ _FIELDS = {
     "entry_null": False,
     "path_exploration": True,
     "horn": True,
+    "replay": None,
 }
 
 PROPERTIES = ("unreach-call", "memsafety")
+
+
+class NativeReplay(namedtuple("NativeReplay", "source text preprocess time_limit keep_dir",
+                              defaults=("", None, None, 10.0, None))):
+    """How a FALSE is run natively (analysis/replay_native.py): the program as gcc is to read it
+    (the file ``source``, or ``text`` for it when the editor holds unsaved text, with the include
+    paths, macros and standard of ``preprocess``, a frontend.preprocess.PreprocessOptions), at
+    most ``time_limit`` seconds for its compile and run (within the run's own limit), and where a
+    disagreement is kept (None: $CBAM_REPLAY_DIR, else the user's cache directory)."""
+
+    __slots__ = ()
+    source: str  # "": the program's main file
+    text: str | None
+    preprocess: object
+    time_limit: float
+    keep_dir: str | None
 
 
 class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FIELDS.values()))):
@@ -63,6 +80,10 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     path_exploration: bool
     # Whole-program invariants from Horn clauses are tried first on small programs (pipeline/portfolio.py).
     horn: bool
+    # Each FALSE is compiled with its harness and run before it is reported (a NativeReplay;
+    # analysis/replay_native.py), None: it stands on the path check. Not in a key: the cache holds
+    # what the path check said, and every answer, from the cache or not, is replayed again.
+    replay: object
 
     @property
     def theory(self) -> str:

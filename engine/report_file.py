@@ -68,6 +68,8 @@ def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | Non
     the file's report is so far (``result.partial``: functions not yet on a violation are
     UNKNOWN)."""
     program = load_program(path, text=text, options=pp, entry="main", preprocessed=preprocessed, store=options.cache)
+    if options.replay is not None:  # gcc compiles what the front end read: this text, these flags
+        options = options._replace(replay=options.replay._replace(source=path, text=text, preprocess=pp))  # type: ignore[attr-defined]
     chosen = list(entries) if entries else entry_points(program)
     results: list[VerificationResult] = []
     tables: list[list[FunctionReport]] = []
@@ -139,6 +141,7 @@ def merge(results: list[VerificationResult], entries: list[str]) -> Verification
         unsupported_range=next((r.unsupported_range for r in results if r.unsupported_range), None),
         reason_range=next((r.reason_range for r in results if r.reason_range), None),
         function_keys={k: v for r in results for k, v in r.function_keys.items()},
+        replay=next((r.replay for r in results if r.replay is not None), None),
         # A summary proved from one entry holds for that entry's calls only: shown only if
         # every entry's run was proved that way.
         invariants=results[0].invariants if len(results) == 1 else {})

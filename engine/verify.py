@@ -13,6 +13,7 @@ import threading
 import time
 import types
 from collections.abc import Callable
+from dataclasses import replace
 
 from . import collector, release, selfcheck
 from .analysis import registry
@@ -39,6 +40,7 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
     typed reason included). With the self-check on, an answer that used the cache is computed
     again without it, and a difference raises SelfCheckFailed."""
     opts = options or VerifyOptions()
+    t0 = time.monotonic()
     release.before_run()  # what an earlier run left (release.py)
     _prepare(program, opts)
     with collector.during_run():
@@ -49,7 +51,28 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
             problem = selfcheck.compare(cached_json, scratch_json, opts.max_violations > 1)
             if problem is not None:
                 raise selfcheck.failure(problem, cached_json, scratch_json)
+    if opts.replay is not None and result.violations:
+        result = _replayed(program, opts, result, t0)
     return result
+
+
+def _replayed(program: Program, opts: VerifyOptions, result: VerificationResult, t0: float) -> VerificationResult:
+    """Every FALSE this returns, fresh or from the cache, passes here: its counterexample is run
+    natively (analysis/replay_native.py), within what is left of the run's time limit. A
+    listener sees the path check's answer first, while the run goes on. An answer whose runs all
+    showed their violations is filed again for its source, with them (cache/unchanged.py)."""
+    from .analysis import replay_native
+
+    if opts.on_partial is not None:
+        opts.on_partial(replay_native.pending(result))  # type: ignore[operator]
+    deadline = None if opts.timeout is None else t0 + opts.timeout
+    out = replay_native.replay_result(program, result, opts.replay, deadline)  # type: ignore[arg-type]
+    out.statistics = replace(out.statistics, time=round(time.monotonic() - t0, 3))
+    if opts.cache is not None and out.cache_key is not None and replay_native.all_replayed(out):
+        from .pipeline.cachepolicy import remember_source
+
+        remember_source(opts.cache, program, opts, out)  # type: ignore[arg-type]
+    return out
 
 
 def _prepare(program: Program, opts: VerifyOptions) -> None:
@@ -275,6 +298,10 @@ class _Violations:
         partial.verdict, partial.partial = "FALSE", True
         partial.violations = self.all(list(self._streamed.values()))
         partial.function_keys = dict(self.result.function_keys)
+        if self.opts.replay is not None:  # each is run once the search ends (_replayed)
+            from .analysis.replay_native import pending
+
+            partial = pending(partial)
         listener(partial)  # type: ignore[operator]
 
 

@@ -81,11 +81,25 @@ def result_diagnostics(report: FileReport, doc_uri: str, related_support: bool,
         if result.reason_kind == "timeout":
             severity = lsp.DiagnosticSeverity.Information
             reason = f"timeout after {timeout:g} s: nothing proven, nothing refuted"
+        data = {"cached": cached, "reason": str(result.reason_kind)}
+        if result.replay is not None:  # a violation withdrawn: its run did not show it
+            data["replay"] = result.replay.to_json()
         diags.append(lsp.Diagnostic(range=to_range(result.unsupported_range or result.reason_range),
                                     message=f"cbam could not decide: {reason}{tag}", severity=severity,
-                                    source="cbam", code=Code.UNKNOWN.value,
-                                    data={"cached": cached, "reason": str(result.reason_kind)}))
+                                    source="cbam", code=Code.UNKNOWN.value, data=data))
     return diags
+
+
+def replay_tag(v: Violation) -> str:
+    """What a violation's message says of its native run (replay_native.py)."""
+    if v.replay is None:
+        return ""
+    status = str(v.replay.status)
+    if status == "pending":
+        return " [replaying]"
+    if status == "replayed":
+        return " [replayed]"
+    return f" [not replayed: {v.replay.reason}]"
 
 
 def violation_diagnostic(v: Violation, doc_uri: str, related_support: bool, tag: str) -> lsp.Diagnostic:
@@ -103,13 +117,15 @@ def violation_diagnostic(v: Violation, doc_uri: str, related_support: bool, tag:
         if rng and os.path.realpath(rng.file) != os.path.realpath(uri_to_path(doc_uri)):
             where = f"{os.path.basename(rng.file)}:{rng.line}"
         lines.append(f"  {where}: {step.message}")
-    message = v.message + tag
+    message = v.message + replay_tag(v) + tag
     if not related_support and lines:
         message += "\nerror path:\n" + "\n".join(lines)
+    data = {"kind": v.kind, "inputs": [i.to_json() for i in v.inputs], "cached": bool(tag)}
+    if v.replay is not None:
+        data["replay"] = v.replay.to_json()
     return lsp.Diagnostic(range=to_range(v.range), message=message, severity=lsp.DiagnosticSeverity.Error,
                           source="cbam", code=Code.VIOLATION.value,
-                          related_information=related if related_support else None,
-                          data={"kind": v.kind, "inputs": [i.to_json() for i in v.inputs], "cached": bool(tag)})
+                          related_information=related if related_support else None, data=data)
 
 
 def _contains(r: Range | None, pos: lsp.Position) -> bool:

@@ -230,6 +230,8 @@ def publish_verified(ls: CbamServer, state: DocState, answer: Verified, version:
     state.cache_dir = answer.cache_dir
     diags = result_diagnostics(report, state.uri, ls.related_support, settings.timeout)
     shown, state.partial = state.partial, (version, diags) if partial else None
-    if not partial and shown == (version, diags):
-        return  # the search found nothing more: the client already has exactly this
+    if shown == (version, diags):
+        # The search found nothing more, or a violation streamed by the search is shown again
+        # as its replay begins: the client already has exactly this.
+        return
     publish(ls, state, diags, version)

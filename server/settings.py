@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from cbam.engine import api
-from cbam.engine.api import DATA_MODELS, PROPERTIES, THEORIES, VerifyOptions
+from cbam.engine.api import DATA_MODELS, PROPERTIES, THEORIES, NativeReplay, VerifyOptions
 
 SECTION = "cbam"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -108,6 +108,10 @@ SCHEMA: tuple[Spec, ...] = (
     Spec("allocMayFail", "boolean", False, "malloc, calloc and realloc may return NULL (by default they succeed)."),
     Spec("entryPointersMayBeNull", "boolean", False,
          "An entry function's pointer parameters may be NULL (by default each points to a fresh object)."),
+    Spec("replay", "boolean", True,
+         "Run each counterexample (the program compiled by gcc with its test harness, under AddressSanitizer for "
+         "memory safety) and mark it replayed when the run shows the violation; one the run does not show is "
+         "withdrawn. Without gcc a counterexample is shown as not replayed."),
 )
 BY_KEY = {s.key: s for s in SCHEMA}
 
@@ -134,6 +138,7 @@ class Settings:
     property: str
     alloc_may_fail: bool
     entry_pointers_may_be_null: bool
+    replay: bool
 
     def verify_options(self, cache: object, cancel: object) -> VerifyOptions:
         """What a worker verifies with: every result-relevant setting, in one place."""
@@ -141,7 +146,9 @@ class Settings:
                              max_violations=self.max_violations, cache=cache, harness=False, cancel=cancel,
                              extra_search_after_violation=float(self.extra_search_seconds),
                              property=self.property, alloc_may_fail=self.alloc_may_fail,
-                             entry_null=self.entry_pointers_may_be_null)
+                             entry_null=self.entry_pointers_may_be_null,
+                             # The file's path, text and flags are filled in by the engine (report_file.py).
+                             replay=NativeReplay() if self.replay else None)
 
 
 if {f.name for f in fields(Settings)} != {s.attr for s in SCHEMA if not s.client_only}:  # pragma: no cover

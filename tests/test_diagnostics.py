@@ -144,3 +144,32 @@ def test_a_files_statistics_are_the_work_of_all_its_entries() -> None:
     two = VerificationResult("TRUE", statistics=Statistics(time=0.25, states=7, precision_reused=True))
     merged = merge([one, two], ["f", "g"]).statistics
     assert (merged.time, merged.states, merged.summary_misses, merged.precision_reused) == (0.75, 17, 3, True)
+
+
+def test_a_violation_says_what_its_native_run_showed(buggy) -> None:
+    """Shown first as the path check left it ([replaying]), then as its run ended."""
+    from cbam.engine.analysis.result import Replay, ReplayStatus
+
+    uri, report = buggy
+    (v,) = report.result.violations
+    for replay, tag in ((Replay(ReplayStatus.PENDING), " [replaying]"),
+                        (Replay(ReplayStatus.REPLAYED, observed="reached assert() at buggy.c:15"), " [replayed]"),
+                        (Replay(ReplayStatus.NOT_REPLAYED, "no gcc on PATH"), " [not replayed: no gcc on PATH]")):
+        shown = replace(report, result=replace(report.result, violations=[replace(v, replay=replay)]))
+        [d] = result_diagnostics(shown, uri, True, 30)
+        assert d.message.endswith(tag) and d.data["replay"]["status"] == str(replay.status)
+    [d] = result_diagnostics(report, uri, True, 30)  # the replay off: nothing said
+    assert "replay" not in d.message and "replay" not in d.data
+
+
+def test_a_withdrawn_violation_is_an_unknown_naming_the_kept_evidence(buggy) -> None:
+    from cbam.engine.analysis.result import Replay, ReplayStatus
+
+    uri, report = buggy
+    (v,) = report.result.violations
+    outcome = Replay(ReplayStatus.DISAGREES, "the run exited with status 0", kept="/tmp/kept/1")
+    withdrawn = replace(report.result, verdict="UNKNOWN", violations=[], reason_kind=UnknownReason.REPLAY_DISAGREES,
+                        reason="did not replay; kept in /tmp/kept/1", reason_range=v.range, replay=outcome)
+    [d] = result_diagnostics(replace(report, result=withdrawn), uri, True, 30)
+    assert d.code == "unknown" and d.range.start == lsp.Position(14, 4) and "/tmp/kept/1" in d.message
+    assert d.data["reason"] == "replay-disagrees" and d.data["replay"]["kept"] == "/tmp/kept/1"

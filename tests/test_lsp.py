@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -135,6 +137,20 @@ async def wait_diags(client: LanguageClient, uri: str, timeout: float = 60, afte
             return pubs[after]
         if asyncio.get_running_loop().time() > deadline:
             raise TimeoutError(f"no diagnostics for {uri}")
+        await asyncio.sleep(0.05)
+
+
+async def settled(client: LanguageClient, uri: str, timeout: float = 60) -> list:
+    """The document's publications once none of its violations waits for its native run (a
+    violation is shown first as the path check confirmed it, then again once run)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        pubs = [p for p in client.published if p.uri == uri]
+        if pubs and not any(isinstance(d.data, dict) and d.data.get("replay", {}).get("status") == "pending"
+                            for d in pubs[-1].diagnostics):
+            return pubs
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"the violations of {uri} were not replayed")
         await asyncio.sleep(0.05)
 
 
@@ -307,9 +323,10 @@ async def test_configuration_change_reverifies(client: LanguageClient, tmp_path)
     uri = open_doc(client, tmp_path / "l.c", LONG)
     pub = await wait_diags(client, uri)
     assert len(pub.diagnostics) == 1 and pub.diagnostics[0].severity == lsp.DiagnosticSeverity.Error
+    shown = len(await settled(client, uri))
     client.set_configuration({"cacheDir": str(tmp_path / "cache"), "dataModel": "ILP32"}, section="cbam")
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
-    pub = await wait_diags(client, uri, after=1)
+    pub = await wait_diags(client, uri, after=shown)
     # ILP32: long is 32-bit, x + 1 overflows; cbam may not call it a violation it cannot back.
     assert all(d.severity != lsp.DiagnosticSeverity.Error for d in pub.diagnostics)
 
@@ -351,6 +368,7 @@ async def test_status_says_whether_results_are_current(client: LanguageClient, t
     uri = open_doc(client, path, BUGGY)
     pub = await wait_diags(client, uri)
     assert [d.code for d in pub.diagnostics] == ["violation"]
+    shown = len(await settled(client, uri))
     await asyncio.sleep(0.2)
     assert client.statuses == [(uri, "verifying"), (uri, "done")]
     # An edit without a save: the results are for the old text, and the lenses say so.
@@ -364,7 +382,7 @@ async def test_status_says_whether_results_are_current(client: LanguageClient, t
     assert len(claims) == 2 and all("before your last edits" in t for t in claims), claims
     path.write_text(SAFE)
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
-    pub = await wait_diags(client, uri, after=1)
+    pub = await wait_diags(client, uri, after=shown)
     assert pub.version == 2 and not pub.diagnostics
     await asyncio.sleep(0.2)
     assert client.statuses[-2:] == [(uri, "verifying"), (uri, "done")]
@@ -533,8 +551,11 @@ async def test_verify_on_change_with_debounce(client: LanguageClient, tmp_path):
         await asyncio.sleep(0.05)
     pub = await wait_diags(client, uri, after=1)
     assert pub.version == 4 and len(pub.diagnostics) == 1
+    pubs = await settled(client, uri)
     await asyncio.sleep(1.0)
-    assert [p.version for p in client.published if p.uri == uri] == [1, 4]
+    # The violation as confirmed, then as replayed: both of version 4.
+    assert [p.version for p in client.published if p.uri == uri] == [1, 4, 4]
+    assert pubs[-1].diagnostics[0].data["replay"]["status"] == "replayed"
 
 
 async def test_compile_commands_supply_includes_and_defines(client: LanguageClient, tmp_path):
@@ -695,3 +716,61 @@ async def test_memory_errors_and_pointer_entries_in_the_editor(client: LanguageC
         await asyncio.sleep(0.05)
     d = pubs[-1].diagnostics[0]
     assert d.data["kind"] == "valid-free" and "free(p)" in d.message
+
+
+# Read before it is written: the path check finds x == 123456789 feasible, the harness has no say
+# over the stack, and gcc's run does not reach the error (engine/analysis/replay_native.py).
+NOT_REPLAYING = """extern void reach_error(void);
+int main(void) {
+  int x;
+  if (x == 123456789) reach_error();
+  return 0;
+}
+"""
+_KEPT = Path(tempfile.mkdtemp(prefix="cbam-lsp-replays-"))
+
+
+@pytest_lsp.fixture(config=config(server_env={**os.environ, "CBAM_REPLAY_DIR": str(_KEPT)}))
+async def client_replay(lsp_client: LanguageClient):
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def _final(client: LanguageClient, uri: str, timeout: float = 90) -> list:
+    """The document's publications once its status is done."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while [s for u, s in client.statuses if u == uri][-1:] != ["done"]:
+        assert asyncio.get_running_loop().time() < deadline, "the verification did not end"
+        await asyncio.sleep(0.05)
+    return [p for p in client.published if p.uri == uri]
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+async def test_a_violation_is_marked_replayed_once_its_run_shows_it(client: LanguageClient, tmp_path):
+    await start(client, tmp_path, status=True)
+    uri = open_doc(client, tmp_path / "b.c", BUGGY)
+    pubs = await _final(client, uri)
+    shown = [d for p in pubs for d in p.diagnostics]
+    assert any(d.data.get("replay", {}).get("status") == "pending" and d.message.endswith("[replaying]") for d in shown)
+    (final,) = pubs[-1].diagnostics
+    assert final.code == "violation" and final.range.start.line == 11
+    assert final.data["replay"]["status"] == "replayed" and final.message.endswith("[replayed]")
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+async def test_a_violation_its_run_does_not_show_is_withdrawn(client_replay: LanguageClient, tmp_path):
+    """Shown as soon as the path check confirms it, then replaced by the UNKNOWN that names the
+    kept evidence once gcc's run of it does not reach the error."""
+    await start(client_replay, tmp_path, status=True)
+    uri = open_doc(client_replay, tmp_path / "u.c", NOT_REPLAYING)
+    pubs = await _final(client_replay, uri)
+    assert all(p.version == 1 for p in pubs)
+    early = [d for p in pubs[:-1] for d in p.diagnostics if d.code == "violation"]
+    assert early and all(d.range.start.line == 3 for d in early)
+    assert any(d.data.get("replay", {}).get("status") == "pending" for d in early)
+    (final,) = pubs[-1].diagnostics
+    assert final.code == "unknown" and final.range.start.line == 3
+    assert final.data["reason"] == "replay-disagrees" and final.data["replay"]["status"] == "disagrees"
+    kept = Path(final.data["replay"]["kept"])
+    assert kept.parent == _KEPT and str(kept) in final.message
+    assert (kept / "u.c").read_text() == NOT_REPLAYING and (kept / "outcome.json").is_file()

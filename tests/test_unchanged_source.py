@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from .conftest import ROOT
 
@@ -134,16 +137,20 @@ def test_headers_are_named_absolutely_wherever_cbam_runs(tmp_path, monkeypatch):
 
 def test_an_engine_run_lets_a_new_process_skip_parsing(tmp_path):
     """The CLI and the engine compute the same key: a result the engine stored (as the
-    editor does) is served to a later `cbam verify` before parsing."""
+    editor does, its violation replayed) is served to a later `cbam verify` before parsing."""
     from cbam.engine.cache.store import CacheStore
     from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
+    from cbam.engine.options import NativeReplay
     from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not installed: a violation that was not replayed is replayed again, after parsing")
     src, cache = project(tmp_path)
     store = CacheStore(cache)
     program = load_program(str(src), options=PreprocessOptions(data_model="LP64"))
-    engine = run_deep(lambda: verify_program(program, VerifyOptions(cache=store)))
+    opts = VerifyOptions(cache=store, replay=NativeReplay(source=str(src), preprocess=PreprocessOptions()))
+    engine = run_deep(lambda: verify_program(program, opts))
     store.close()
     assert engine.verdict == "FALSE" and engine.cache_key is not None
     cli, heavy = verify(src, cache)
@@ -285,3 +292,20 @@ def test_an_answer_found_by_its_preprocessed_text_is_filed_for_the_next_process(
     assert first["source"] == "cache" and first["verdict"] == engine.verdict == "FALSE"
     again, _ = run_cli(src, cache, broken)
     assert again is not None and again["source"] == "cache" and strip(again) == strip(first)
+
+
+@pytest.mark.parametrize("text,pure", [
+    (b"#if __SIZEOF_POINTER__ == 8\n#define A(x) ((x) + 1)\n#else\n#define A(x) (x)\n#endif\n", True),
+    (b"#include <stdio.h>\n", False),
+    (b"/* a comment first */ #include \"other.h\"\n", False),
+    (b"#if __has_include(<stdio.h>)\n#endif\n", False),
+    (b"#pragma GCC dependency \"other.h\"\n", False),
+    (b"#define NOW __TIME__\n", False),
+    (b"%:include <stdio.h>\n", False),
+])
+def test_a_force_included_file_is_self_contained_with_definitions_only(text: bytes, pure: bool):
+    """cbam's prelude defines va_arg's macros under #if and still lets an unchanged file be answered
+    before its preprocessing; a file that can read another, or the time, does not."""
+    from cbam.engine.frontend.source_key import _only_pure_directives
+
+    assert _only_pure_directives(text) is pure

@@ -92,13 +92,21 @@ def write_harness(program: Program, violation: Violation, source_name: str) -> s
     if "__cbam_alloc_fails" in by_fn:
         # The program's allocations fail where the counterexample says (the harness's own
         # malloc, over glibc's: a libc-internal allocation would take a decision too).
+        # Under AddressSanitizer (-fsanitize=address) the allocator is the sanitizer's, which
+        # tracks what it hands out: this malloc replaces its interceptor, so it calls that.
         lines += [
-            "extern void *__libc_malloc(__SIZE_TYPE__);",
-            "extern void *__libc_calloc(__SIZE_TYPE__, __SIZE_TYPE__);",
-            "extern void *__libc_realloc(void *, __SIZE_TYPE__);",
-            "void *malloc(__SIZE_TYPE__ n) { return __cbam_alloc_fails() ? 0 : __libc_malloc(n); }",
-            "void *calloc(__SIZE_TYPE__ n, __SIZE_TYPE__ s) { return __cbam_alloc_fails() ? 0 : __libc_calloc(n, s); }",
-            "void *realloc(void *p, __SIZE_TYPE__ n) { return __cbam_alloc_fails() ? 0 : __libc_realloc(p, n); }",
+            "#ifdef __SANITIZE_ADDRESS__",
+            "#define __cbam_allocator(f) __interceptor_##f",
+            "#else",
+            "#define __cbam_allocator(f) __libc_##f",
+            "#endif",
+            "extern void *__cbam_allocator(malloc)(__SIZE_TYPE__);",
+            "extern void *__cbam_allocator(calloc)(__SIZE_TYPE__, __SIZE_TYPE__);",
+            "extern void *__cbam_allocator(realloc)(void *, __SIZE_TYPE__);",
+            "void *malloc(__SIZE_TYPE__ n) { return __cbam_alloc_fails() ? 0 : __cbam_allocator(malloc)(n); }",
+            "void *calloc(__SIZE_TYPE__ n, __SIZE_TYPE__ s) {",
+            "  return __cbam_alloc_fails() ? 0 : __cbam_allocator(calloc)(n, s); }",
+            "void *realloc(void *p, __SIZE_TYPE__ n) { return __cbam_alloc_fails() ? 0 : __cbam_allocator(realloc)(p, n); }",
             "",
         ]
     if program.entry != "main" and program.entry in program.functions:

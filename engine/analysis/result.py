@@ -29,6 +29,32 @@ class UnknownReason(StrEnum):
     BAD_OPTION = "bad-option"
     INTERNAL = "internal-error"  # a bug in cbam; the message says where
     CRASHED = "crashed"  # the analysing process died (a signal), twice or without time to try again
+    # The path check confirmed a violation that the program, compiled by gcc with its test
+    # harness and run, did not show (analysis/replay_native.py): one of the two reads C wrongly.
+    REPLAY_DISAGREES = "replay-disagrees"
+
+
+class ReplayStatus(StrEnum):
+    """What running a counterexample natively showed (analysis/replay_native.py)."""
+
+    PENDING = "pending"  # confirmed by the path check; the run has not ended yet
+    REPLAYED = "replayed"  # the run showed the violation, of its kind, where the path check said
+    NOT_REPLAYED = "not-replayed"  # it could not be run (the reason says why): the path check alone
+    DISAGREES = "disagrees"  # the run did not show it: the violation is withdrawn
+
+
+@dataclass
+class Replay:
+    """The outcome of a counterexample's native run."""
+
+    status: ReplayStatus
+    reason: str = ""  # why it was not replayed, or how the run disagreed
+    observed: str = ""  # what the run showed: the error function reached, or the sanitizer's report
+    kept: str | None = None  # a disagreement's bundle: the program, the harness and both outcomes
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": str(self.status), "reason": self.reason, "observed": self.observed,
+                **({"kept": self.kept} if self.kept else {})}
 
 
 @dataclass
@@ -75,12 +101,13 @@ class Violation:
     notes: list[str] = field(default_factory=list)
     harness: str | None = None
     ref: list | None = None  # ["node", function, canon] or ["edge", function, canon, index]
+    replay: Replay | None = None  # None: not run natively (VerifyOptions.replay was off)
 
     def to_json(self) -> dict[str, Any]:
         return {"message": self.message, "kind": self.kind, "function": self.function,
                 "range": self.range.to_json() if self.range else None,
                 "path": [s.to_json() for s in self.steps], "inputs": [i.to_json() for i in self.inputs],
-                "notes": self.notes}
+                "notes": self.notes, **({"replay": self.replay.to_json()} if self.replay is not None else {})}
 
 
 @dataclass
@@ -161,6 +188,9 @@ class VerificationResult:
     # Per function, its summary as the Horn-clause engine proved it (analysis/horn.py), when that
     # engine decided the run: there are no block summaries then.
     invariants: dict[str, str] = field(default_factory=dict)
+    # A violation the path check confirmed and its native run did not show (withdrawn from
+    # ``violations``): the outcome, with where the evidence is kept.
+    replay: Replay | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {**({"partial": True} if self.partial else {}), "file": self.file, "verdict": self.verdict, "reason": self.reason,
@@ -172,4 +202,5 @@ class VerificationResult:
                 "reason_range": self.reason_range.to_json() if self.reason_range else None,
                 "violations": [v.to_json() for v in self.violations],
                 "warnings": self.warnings, "statistics": self.statistics.to_json(),
-                **({"invariants": self.invariants} if self.invariants else {})}
+                **({"invariants": self.invariants} if self.invariants else {}),
+                **({"replay": self.replay.to_json()} if self.replay is not None else {})}

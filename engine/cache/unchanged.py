@@ -33,8 +33,13 @@ def render(result: VerificationResult) -> dict[str, Any]:
     return {"report": report, "harnesses": [v.harness for v in result.violations]}
 
 
-def lookup(store: CacheStore, key: str) -> tuple[dict[str, Any], list[str | None]] | None:
-    """The report of an unchanged source (marked as from the cache) and its violations' harnesses."""
+def lookup(store: CacheStore, key: str, replaying: bool = False) -> tuple[dict[str, Any], list[str | None]] | None:
+    """The report of an unchanged source (marked as from the cache) and its violations' harnesses.
+    ``replaying``: each violation is to be run natively before it is shown (VerifyOptions.replay).
+    Where the source is unchanged, a violation's run is too: an answer is served here only if
+    each of its violations comes with a run that showed it (verify.py files it so). Any other
+    (not replayed, or filed as the path check left it) is answered by the analysis, from the
+    results cache, and replayed there: this path has no program to run."""
     row = store.get_source(key)
     if row is None:
         return None
@@ -45,6 +50,8 @@ def lookup(store: CacheStore, key: str) -> tuple[dict[str, Any], list[str | None
             return None
     except (KeyError, TypeError):
         return None  # written by an incompatible layout: recompute
+    if replaying and any((v.get("replay") or {}).get("status") != "replayed" for v in report["violations"]):
+        return None
     report["source"] = "cache"
     return report, harnesses
 

@@ -162,9 +162,15 @@ class CachePolicy:
         self._remember_source(result)
 
     def _remember_source(self, result: VerificationResult) -> None:
-        """Let a later process answer the same source before parsing it (cache/unchanged.py),
-        or, where it has an unpreprocessed address, before preprocessing it."""
-        for source in (self.program.source_key, self.program.unpreprocessed_key):
-            key = keys.source_run_key(source, self.opts)
-            if key is not None:
-                unchanged.remember(self.store, key, self.file, result)
+        remember_source(self.store, self.program, self.opts, result)
+
+
+def remember_source(store: CacheStore, program: Program, opts: VerifyOptions, result: VerificationResult) -> None:
+    """Let a later process answer the same source before parsing it (cache/unchanged.py),
+    or, where it has an unpreprocessed address, before preprocessing it. Filed as the path check
+    left it, and again once its violations' native runs showed them (verify.py): the same text
+    is then answered with that evidence."""
+    for source in (program.source_key, program.unpreprocessed_key):
+        key = keys.source_run_key(source, opts)
+        if key is not None:
+            unchanged.remember(store, key, os.path.abspath(program.main_file), result)
