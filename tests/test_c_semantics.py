@@ -271,3 +271,24 @@ int main(void) {
 @pytest.mark.parametrize("model", MODELS)
 def test_promotions_conversions_sizeof(model: str, tmp_path: Path) -> None:
     check_against_gcc(PROMOTIONS, tmp_path, model, timeout=120)
+
+
+TENTATIVE = r"""
+extern int x; int x;
+int y; extern int y;
+extern int z; int z; int z;
+extern int a[]; int a[3];
+struct s { int f; }; extern struct s s1; struct s s1;
+extern int w; int w = 4;
+int main(void) {
+  CHECK(x); CHECK(y); CHECK(z); CHECK(a[2]); CHECK(sizeof a); CHECK(s1.f); CHECK(w);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_tentative_definition_after_extern(model: str, tmp_path: Path) -> None:
+    """``extern int x; int x;`` defines x here, as zero (C11 6.9.2p2): the extern declaration's
+    unknown value was kept (c-testsuite 00110, found by the differential suite)."""
+    check_against_gcc(TENTATIVE, tmp_path, model)

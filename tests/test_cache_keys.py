@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cbam.engine.cache import keys
 from cbam.engine.cache.blockcache import function_keys
-from cbam.engine.options import VerifyOptions
+from cbam.engine.options import NativeReplay, VerifyOptions
 
 from tests.conftest import load_src
 
@@ -42,6 +42,9 @@ CHANGES: dict[str, tuple[object, set[str]]] = {
     "cancel": (lambda: False, set()),
     "on_partial": (lambda result: None, set()),  # a listener: it sees results, never changes them
     "cache": (object(), set()),
+    # The results cache keeps what the path check said; a FALSE read from it is run again
+    # (cache/unchanged.py answers only an unchanged source from its own replayed run).
+    "replay": (NativeReplay(source="prog.c"), set()),
 }
 
 

@@ -109,7 +109,10 @@ class DeclarationBuilder:
         name = decl.name
         existing = pb.vars.get(name)
         pb.global_scope.vars[name] = name
-        if existing is not None and decl.init is None:
+        # extern int x; then int x;: the second is the definition, and x starts as zero (C11
+        # 6.9.2p2), not as the unknown value an object defined elsewhere has.
+        defines = name in pb.extern_only and "extern" not in decl.storage
+        if existing is not None and decl.init is None and not defines:
             return  # a tentative or extern re-declaration
         if existing is None:
             pb.new_var(name, t, None, range=pb.range(decl))
@@ -121,9 +124,14 @@ class DeclarationBuilder:
             return
         if "extern" in decl.storage and decl.init is None:
             # Defined elsewhere: its initial value is unknown.
-            self.emit(DeclEdge, decl, var=Var(name, t), init=Nondet(t, f"extern {name}") if isinstance(t, IntType)
-                      else None, is_global=True)
+            pb.extern_only[name] = self.emit(DeclEdge, decl, var=Var(name, t), init=Nondet(
+                t, f"extern {name}") if isinstance(t, IntType) else None, is_global=True)  # type: ignore[assignment]
             return
+        declared = pb.extern_only.pop(name, None)
+        if declared is not None:
+            # The extern declaration's edge declares what is defined here: of the definition's
+            # (complete) type, and no input (a harness must not define it again).
+            declared.var, declared.init = Var(name, t), None
         self.init_var(Var(name, t), decl, is_global=True)
 
     def init_var(self, var: Var, decl: c_ast.Decl, is_global: bool) -> None:
