@@ -1,0 +1,44 @@
+/* Translated by tests/data/c-testsuite/translate.py from c-testsuite 5c7275656d75, tests/single-exec/00074.c
+   (org=www.simple-cc.org repository=git://git.simple-cc.org/scc version=355356a9836e487939cf5e98b5332a63e5264e27 path=tests/scc/execute/0077-defined.c). main returning nonzero, abort() and exit(nonzero) reach the error. */
+extern void abort(void);
+void reach_error(void) { abort(); }
+extern void exit(int);
+static void cts_exit(int status) { if (status != 0) reach_error(); exit(0); }
+#if defined X
+X
+#endif
+
+#if defined(X)
+X
+#endif
+
+#if X
+X
+#endif
+
+#define X 0
+
+#if X
+X
+#endif
+
+#if defined(X)
+int x = 0;
+#endif
+
+#undef X
+#define X 1
+
+#if X
+int
+cts_main()
+{
+	return 0;
+}
+#endif
+
+int main(void)
+{
+    if (cts_main() != 0) reach_error();
+    return 0;
+}

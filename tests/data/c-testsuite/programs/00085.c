@@ -1,0 +1,38 @@
+/* Translated by tests/data/c-testsuite/translate.py from c-testsuite 5c7275656d75, tests/single-exec/00085.c
+   (org=www.simple-cc.org repository=git://git.simple-cc.org/scc version=355356a9836e487939cf5e98b5332a63e5264e27 path=tests/scc/execute/0088-macros.c). main returning nonzero, abort() and exit(nonzero) reach the error. */
+extern void abort(void);
+void reach_error(void) { abort(); }
+extern void exit(int);
+static void cts_exit(int status) { if (status != 0) reach_error(); exit(0); }
+#define ZERO_0() 0
+#define ZERO_1(A) 0
+#define ZERO_2(A, B) 0
+#define ZERO_VAR(...) 0
+#define ZERO_1_VAR(A, ...) 0
+
+int
+cts_main()
+{
+	if (ZERO_0())
+		return 1;
+	if (ZERO_1(1))
+		return 1;
+	if (ZERO_2(1, 2))
+		return 1;
+	if (ZERO_VAR(1))
+		return 1;
+	if (ZERO_VAR(1, 2))
+		return 1;
+	if (ZERO_1_VAR(1, 2))
+		return 1;
+	if (ZERO_1_VAR(1, 2, 3))
+		return 1;
+		
+	return 0;
+}
+
+int main(void)
+{
+    if (cts_main() != 0) reach_error();
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* Translated by tests/data/c-testsuite/translate.py from c-testsuite 5c7275656d75, tests/single-exec/00124.c
+   (org=www.simple-cc.org repository=git://git.simple-cc.org/scc version=355356a9836e487939cf5e98b5332a63e5264e27 path=tests/scc/execute/0130-mulpars.c). main returning nonzero, abort() and exit(nonzero) reach the error. */
+extern void abort(void);
+void reach_error(void) { abort(); }
+extern void exit(int);
+static void cts_exit(int status) { if (status != 0) reach_error(); exit(0); }
+int
+f2(int c, int b)
+{
+	return c - b;
+}
+
+int (*
+f1(int a, int b))(int c, int b)
+{
+	if (a != b)
+		return f2;
+	return 0;
+}
+
+int
+cts_main()
+{
+	int (* (*p)(int a, int b))(int c, int d) = f1;
+
+
+	return (*(*p)(0, 2))(2, 2);
+}
+
+int main(void)
+{
+    if (cts_main() != 0) reach_error();
+    return 0;
+}

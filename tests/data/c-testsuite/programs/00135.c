@@ -1,0 +1,35 @@
+/* Translated by tests/data/c-testsuite/translate.py from c-testsuite 5c7275656d75, tests/single-exec/00135.c
+   (org=www.simple-cc.org repository=git://git.simple-cc.org/scc version=355356a9836e487939cf5e98b5332a63e5264e27 path=tests/scc/execute/0145-llong-const.c). main returning nonzero, abort() and exit(nonzero) reach the error. */
+extern void abort(void);
+void reach_error(void) { abort(); }
+extern void exit(int);
+static void cts_exit(int status) { if (status != 0) reach_error(); exit(0); }
+int
+cts_main(void)
+{
+	long long i;
+	unsigned long long u;
+
+	i = 1;
+	i = -1;
+	i = -1l;
+	i = -1u;
+	i = -1ll;
+	i = -1ll & 3;
+	i = -1ll < 0;
+
+	u = 1;
+	u = -1;
+	u = -1l;
+	u = -1u;
+	u = -1ll;
+	u = -1llu & 3;
+	u = -1llu < 0;
+	return 0;
+}
+
+int main(void)
+{
+    if (cts_main() != 0) reach_error();
+    return 0;
+}
