@@ -122,6 +122,8 @@ class DeclarationBuilder:
             if decl.init is not None:
                 raise Unsupported("floating-point globals", pb.range(decl))
             return
+        if "extern" not in decl.storage:
+            self.no_unsupported_layout(t, decl)
         if "extern" in decl.storage and decl.init is None:
             # Defined elsewhere: its initial value is unknown.
             pb.extern_only[name] = self.emit(DeclEdge, decl, var=Var(name, t), init=Nondet(
@@ -133,6 +135,14 @@ class DeclarationBuilder:
             # (complete) type, and no input (a harness must not define it again).
             declared.var, declared.init = Var(name, t), None
         self.init_var(Var(name, t), decl, is_global=True)
+
+    def no_unsupported_layout(self, t: CType, decl: c_ast.Decl) -> None:
+        """A variable of a struct whose layout cbam could not read is a use of it: the memory
+        models need its size (such a struct only matters where used: headers declare many)."""
+        while isinstance(t, ArrayType):
+            t = t.elem
+        if isinstance(t, StructType) and t.key() in self.pb.unsupported_structs:
+            raise Unsupported(self.pb.unsupported_structs[t.key()], self.pb.range(decl))
 
     def init_var(self, var: Var, decl: c_ast.Decl, is_global: bool) -> None:
         t = var.type
@@ -201,6 +211,7 @@ class DeclarationBuilder:
         t = pb.resolve_type(decl.type, self.scope, decl)
         if isinstance(t, FloatType):
             raise Unsupported(unsupported_reason(t) or "floating-point variables", pb.range(decl))
+        self.no_unsupported_layout(t, decl)
         t = self.completed_type(t, decl.init)
         if "static" in decl.storage:
             gname = f"{self.name}::__cbam_static.{decl.name}"
