@@ -4,6 +4,7 @@ encoder both read memory through these numbers, so a FALSE's harness sees the sa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from .ctype import ArrayType, CType, DataModel, StructType, flexible_member
@@ -29,31 +30,29 @@ class Layout:
         fields = self.structs.get(t.key())
         if fields is None:
             return None
-        offsets = getattr(fields, "offsets", None)  # struct_layout.Fields: explicit offsets
-        if offsets is not None:
-            for (fname, ftype), start in zip(fields, offsets):
-                if fname == field:
-                    return start, ftype
-                if isinstance(ftype, StructType) and fname.startswith("__anon"):
-                    inner = self._offset(ftype, field)
-                    if inner is not None:
-                        return start + inner[0], inner[1]
-            return None
-        off = 0
-        for i, (fname, ftype) in enumerate(fields):
-            size = 0 if flexible_member(t, ftype, i == len(fields) - 1) else self.dm.sizeof(ftype, self.structs)
-            align = self.dm.alignof(ftype, self.structs)
-            if size is None or align is None:
-                return None
-            start = 0 if t.union else (off + align - 1) // align * align
+        # struct_layout.Fields has explicit offsets; a plain member list is laid out in order.
+        offsets = getattr(fields, "offsets", None)
+        starts = iter(offsets) if offsets is not None else self._starts(t, fields)
+        for (fname, ftype), start in zip(fields, starts):
             if fname == field:
                 return start, ftype
             if isinstance(ftype, StructType) and fname.startswith("__anon"):
                 inner = self._offset(ftype, field)
                 if inner is not None:
                     return start + inner[0], inner[1]
-            off = start + size
         return None
+
+    def _starts(self, t: StructType, fields: list[tuple[str, CType]]) -> Iterator[int]:
+        """The members' offsets in order, up to the first of unknown size or alignment."""
+        off = 0
+        for i, (_, ftype) in enumerate(fields):
+            size = 0 if flexible_member(t, ftype, i == len(fields) - 1) else self.dm.sizeof(ftype, self.structs)
+            align = self.dm.alignof(ftype, self.structs)
+            if size is None or align is None:
+                return
+            start = 0 if t.union else (off + align - 1) // align * align
+            yield start
+            off = start + size
 
     def elem_size(self, t: CType) -> int | None:
         """sizeof of what a pointer to ``t`` steps over (GNU C: void and functions step 1 byte)."""
