@@ -292,3 +292,39 @@ def test_tentative_definition_after_extern(model: str, tmp_path: Path) -> None:
     """``extern int x; int x;`` defines x here, as zero (C11 6.9.2p2): the extern declaration's
     unknown value was kept (c-testsuite 00110, found by the differential suite)."""
     check_against_gcc(TENTATIVE, tmp_path, model)
+
+
+FLEXIBLE = r"""
+#include <string.h>
+struct msg { int n; int d[]; };
+struct name { short len; char text[]; };
+static struct msg m = { 3, { 7, 8, 9 } };
+struct name greeting = { .text = "hello", .len = 5 };
+int total(const struct msg *p) { int s = 0; for (int i = 0; i < p->n; i++) s += p->d[i]; return s; }
+int main(void) {
+  static struct msg local = { 1, { 42 } };
+  CHECK(sizeof m); CHECK(sizeof(struct msg)); CHECK(m.d[2]); CHECK(total(&m));
+  CHECK(sizeof greeting); CHECK(greeting.text[4]); CHECK(strlen(greeting.text)); CHECK(greeting.len);
+  CHECK(local.d[0]); CHECK(total(&local));
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_flexible_array_member_initialisers(model: str, tmp_path: Path) -> None:
+    """GNU C: a static struct's flexible array member takes its length from its initialiser; the
+    object is that large, sizeof of its type is not."""
+    check_against_gcc(FLEXIBLE, tmp_path, model)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_flexible_array_member_bounds(model: str, tmp_path: Path) -> None:
+    code = """extern int __VERIFIER_nondet_int(void);
+struct msg { int n; int d[]; };
+static struct msg m = { 3, { 7, 8, 9 } };
+int main(void) { int i = __VERIFIER_nondet_int(); if (i < 0 || i > 2) return 0; return m.d[i]; }
+"""
+    assert verify_src(code, tmp_path, model, timeout=60, property="memsafety").verdict == "TRUE"
+    r = verify_src(code.replace("i > 2", "i > 3"), tmp_path, model, timeout=60, property="memsafety", name="bad.c")
+    assert r.verdict == "FALSE" and r.violations[0].kind == "valid-deref"

@@ -95,6 +95,8 @@ class ProgramBuilder(TypeResolver):
         self.static_inits: list[tuple[Var, c_ast.Decl, _Scope]] = []
         # Globals declared extern and not (yet) defined here, with their declaration's edge.
         self.extern_only: dict[str, DeclEdge] = {}
+        # A struct completed by its flexible array member's initialiser -> the struct declared.
+        self.flexible_types: dict[str, StructType] = {}
         self._address_taken: list[str] | None = None
         self.bitfield_structs: dict[str, Range | None] = {}  # struct key -> where: laid out by no analysis
         self.unsupported_structs: dict[str, str] = {}  # struct key -> why

@@ -329,6 +329,8 @@ class ExpressionBuilder:
                     return self.vla_sizeof(operand)
                 self.no_bitfield(operand, f"'{op}' applied to", node)
                 t = operand.type
+                if isinstance(t, StructType):
+                    t = self.pb.flexible_types.get(t.key(), t)  # its declared type's size (GNU C)
                 if isinstance(t, FunctionType) and isinstance(node.expr, c_ast.UnaryOp) and node.expr.op == "&":
                     t = dm.pointer(t)  # &f is a pointer (the builder keeps the function itself for calls)
             size = dm.sizeof(t, self.pb.structs) if op == "sizeof" else dm.alignof(t, self.pb.structs)

@@ -22,6 +22,7 @@ from pycparser import c_ast
 from ...frontend.errors import Unsupported
 from ..ctype import ArrayType, CType, IntType, PointerType, StructType
 from ..ir import AssignEdge, Const, DeclEdge, Expr, Index, Var
+from ..struct_layout import Fields
 from .common import START_FUNCTION, literal_elem_type, parse_string_literal
 
 TYPE_CHECKING = False
@@ -67,7 +68,10 @@ class InitializerBuilder:
 
     # ---- the types an initialiser completes ----------------------------------
     def completed_type(self, t: CType, init: c_ast.Node | None) -> CType:
-        """``t``, with the length of an outermost array of unknown length taken from ``init``."""
+        """``t``, with the length of an outermost array of unknown length taken from ``init``
+        (or of a struct's flexible array member: ``flexible_completed``)."""
+        if isinstance(t, StructType) and isinstance(init, c_ast.InitList):
+            return self.flexible_completed(t, init)
         if not isinstance(t, ArrayType) or t.size is not None or init is None:
             return t
         strings = self.string_initialiser(t, init)
@@ -76,6 +80,38 @@ class InitializerBuilder:
         if isinstance(init, c_ast.InitList):
             return ArrayType(t.elem, self._fill(None, t, list(init.exprs or []), init))
         return t
+
+    def flexible_completed(self, t: StructType, init: c_ast.InitList) -> CType:
+        """GNU C: a static struct's flexible array member initialised, ``{ 2, { 1, 2 } }`` or
+        ``{ .d = "ab" }``, makes the object that much larger while ``sizeof`` of its type stays
+        (gcc: sizeof 4, 12 bytes of object). The variable gets a copy of the struct whose last
+        member has the initialiser's length; sizeof maps it back (pb.flexible_types)."""
+        fields = self.pb.structs.get(t.key())
+        if not isinstance(fields, Fields) or not fields or t.union:
+            return t
+        name, ft = fields[-1]
+        if not (isinstance(ft, ArrayType) and ft.size is None):
+            return t
+        items = list(init.exprs or [])
+        named = [i for i in items if isinstance(i, c_ast.NamedInitializer)]
+        value = next((i.expr for i in named if len(i.name) == 1 and isinstance(i.name[0], c_ast.ID)
+                      and i.name[0].name == name), None)
+        if value is None and not named and len(items) == len(fields.declared):
+            value = items[-1]
+        if not isinstance(value, c_ast.InitList | c_ast.Constant):
+            return t  # none, or braces elided: "an initialiser for a flexible array member"
+        member = self.completed_type(ArrayType(ft.elem, None), value)
+        elem_size = self.dm.sizeof(ft.elem, self.pb.structs)
+        if not isinstance(member, ArrayType) or member.size is None or elem_size is None:
+            return t
+        done = StructType(f"{t.tag}.flexible{member.size}")
+        if done.key() not in self.pb.structs:
+            self.pb.structs[done.key()] = Fields(
+                [*fields[:-1], (name, member)], fields.offsets,
+                max(fields.size, fields.offsets[-1] + member.size * elem_size), fields.align,
+                fields.bitfields, fields.declared)
+            self.pb.flexible_types[done.key()] = t
+        return done
 
     def string_initialiser(self, t: CType, init: c_ast.Node) -> list[int] | None:
         """The elements (with the terminating zero) when ``init`` is a string literal, optionally
