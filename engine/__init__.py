@@ -1,5 +1,5 @@
 """The verifier: C front end, control-flow automata, CPA algorithms with BAM."""
 
-from .lazy_z3 import install as _install_lazy_z3
+from .smt.lazy_z3 import install as _install_lazy_z3
 
 _install_lazy_z3()

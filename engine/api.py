@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import os as _os
 
-from . import lazy_z3
-from .analysis import registry
+from .cpa import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
 from .frontend.preprocess import Preprocessing, PreprocessOptions
 from .options import DATA_MODELS, PROPERTIES, THEORIES, NativeReplay, VerifyOptions
+from .smt import lazy_z3
 
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from .analysis.result import VerificationResult, Violation  # noqa: F401  (the typed result, for callers)
     from .cache.store import CacheStore
     from .cfa.cfa import Program
+    from .core.result import VerificationResult, Violation  # noqa: F401  (the typed result, for callers)
     from .report_file import FileReport, FunctionReport  # noqa: F401
     from .tasks import Task
 
@@ -117,7 +117,7 @@ def verify_entries(path: str, *, text: str | None = None, preprocess: Preprocess
 
 def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None) -> FileReport:
     """The report of a run that ended before it had a result (the memory limit, say)."""
-    from .analysis.result import UnknownReason, VerificationResult
+    from .core.result import UnknownReason, VerificationResult
     from .report_file import FileReport, FunctionReport  # noqa: F401
 
     result = VerificationResult("UNKNOWN", reason, config=(options or VerifyOptions()).config,
@@ -187,19 +187,19 @@ def summaries(store: CacheStore, function_key: str | None, name: str = "") -> li
 
 
 def summary_lines(name: str, params: list[str], rows: list[dict[str, Any]]) -> list[str]:
-    from .analysis.summaries import summary_lines as lines
+    from .core.summaries import summary_lines as lines
 
     return lines(name, params, rows)
 
 
 def summary_row(name: str, params: list[str], row: dict[str, Any]) -> tuple[str, str]:
-    from .analysis.summaries import block_row
+    from .core.summaries import block_row
 
     return block_row(name, params, row)
 
 
 def calls_relation(name: str, params: list[str], rows: list[dict[str, Any]]) -> str | None:
-    from .analysis.summaries import calls_relation as relation
+    from .core.summaries import calls_relation as relation
 
     return relation(name, params, rows)
 
@@ -223,10 +223,10 @@ def warm_up() -> None:
 
     # The modules a run loads only when it needs them (the path check, the engines beside CEGAR)
     # as well: a worker imports them before its first job.
-    for module in (f"{__package__}.{m}" for m in ("verify", "report_file", "cache.store", "cfa.load", "analysis.smt",
-                                                   "analysis.report", "analysis.harness", "analysis.paths",
-                                                   "analysis.horn", "analysis.kinduction", "analysis.cparec",
-                                                   "analysis.recursion_bmc")):
+    for module in (f"{__package__}.{m}" for m in ("verify", "report_file", "cache.store", "cfa.load", "cex.encoding",
+                                                   "cex.report", "cex.harness", "algorithms.paths",
+                                                   "algorithms.horn.clauses", "algorithms.kinduction", "algorithms.cparec",
+                                                   "algorithms.bmc.recursion")):
         importlib.import_module(module)
     lazy_z3.load()
     registry.analyses(registry.configuration(registry.DEFAULT))

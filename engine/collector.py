@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .analysis.solver_time import seconds_left
+from .smt.time_limit import seconds_left
 
 GROWTH = 2.0  # frozen objects, against those after the last complete collection, that call for another
 LATE_SECONDS = 5.0  # of the run's time left, within which no complete collection is called for

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from .analysis import registry
+from .cpa import registry
 
 # The predicate theories and data models a run can ask for (the configurations are the
 # analysis registry's).
@@ -36,7 +36,7 @@ PROPERTIES = ("unreach-call", "memsafety")
 
 class NativeReplay(namedtuple("NativeReplay", "source text preprocess time_limit keep_dir",
                               defaults=("", None, None, 10.0, None))):
-    """How a FALSE is run natively (analysis/replay_native.py): the program as gcc is to read it
+    """How a FALSE is run natively (cex/native_replay.py): the program as gcc is to read it
     (the file ``source``, or ``text`` for it when the editor holds unsaved text, with the include
     paths, macros and standard of ``preprocess``, a frontend.preprocess.PreprocessOptions), at
     most ``time_limit`` seconds for its compile and run (within the run's own limit), and where a
@@ -81,7 +81,7 @@ class VerifyOptions(namedtuple("VerifyOptions", list(_FIELDS), defaults=list(_FI
     # Whole-program invariants from Horn clauses are tried first on small programs (pipeline/portfolio.py).
     horn: bool
     # Each FALSE is compiled with its harness and run before it is reported (a NativeReplay;
-    # analysis/replay_native.py), None: it stands on the path check. Not in a key: the cache holds
+    # cex/native_replay.py), None: it stands on the path check. Not in a key: the cache holds
     # what the path check said, and every answer, from the cache or not, is replayed again.
     replay: object
 

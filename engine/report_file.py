@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from .analysis.result import Statistics, UnknownReason, VerificationResult
 from .cfa.load import load_program
+from .core.result import Statistics, UnknownReason, VerificationResult
 from .frontend.errors import Diagnostic, Range
 from .frontend.preprocess import PreprocessOptions
 from .options import VerifyOptions

@@ -16,23 +16,23 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from . import collector, release, selfcheck
-from .analysis import registry
-from .analysis.bam import BAM, CacheInconsistency
-from .analysis.blocks import build_blocks
-from .analysis.cegar import Confirmed
-from .analysis.cpa_algorithm import Budget
-from .analysis.replay import with_replay
-from .analysis.result import Statistics, UnknownReason, VerificationResult, Violation
-from .analysis.solver_time import set_deadline
+from .cex.feasibility import Confirmed
+from .cex.replay import with_replay
 from .cfa.callgraph import CallGraph
 from .cfa.cfa import Program
-from .lazy_z3 import fresh_context
+from .core.bam import BAM, CacheInconsistency
+from .core.blocks import build_blocks
+from .core.cpa_algorithm import Budget
+from .core.result import Statistics, UnknownReason, VerificationResult, Violation
+from .cpa import registry
 from .options import THEORIES, VerifyOptions
 from .pipeline import portfolio
 from .pipeline.beside import either
 from .pipeline.cachepolicy import CachePolicy
 from .pipeline.phases import schedule
 from .pipeline.search import Search, accumulate, run_phases
+from .smt.lazy_z3 import fresh_context
+from .smt.time_limit import set_deadline
 
 
 def verify_program(program: Program, options: VerifyOptions | None = None) -> VerificationResult:
@@ -58,10 +58,10 @@ def verify_program(program: Program, options: VerifyOptions | None = None) -> Ve
 
 def _replayed(program: Program, opts: VerifyOptions, result: VerificationResult, t0: float) -> VerificationResult:
     """Every FALSE this returns, fresh or from the cache, passes here: its counterexample is run
-    natively (analysis/replay_native.py), within what is left of the run's time limit. A
+    natively (cex/native_replay.py), within what is left of the run's time limit. A
     listener sees the path check's answer first, while the run goes on. An answer whose runs all
     showed their violations is filed again for its source, with them (cache/unchanged.py)."""
-    from .analysis import replay_native
+    from .cex import native_replay as replay_native
 
     if opts.on_partial is not None:
         opts.on_partial(replay_native.pending(result))  # type: ignore[operator]
@@ -276,8 +276,8 @@ class _Violations:
     def build(self, c: Confirmed) -> Violation:
         v = self._built.get(id(c))
         if v is None:
-            from .analysis.harness import write_harness
-            from .analysis.report import build_violation
+            from .cex.harness import write_harness
+            from .cex.report import build_violation
 
             v = build_violation(self.program, c.path, c.feasibility)
             if self.opts.harness:
@@ -299,7 +299,7 @@ class _Violations:
         partial.violations = self.all(list(self._streamed.values()))
         partial.function_keys = dict(self.result.function_keys)
         if self.opts.replay is not None:  # each is run once the search ends (_replayed)
-            from .analysis.replay_native import pending
+            from .cex.native_replay import pending
 
             partial = pending(partial)
         listener(partial)  # type: ignore[operator]

@@ -8,7 +8,7 @@ allowed ones falls back to the default, and the problem is returned so the serve
 it: nothing is silently kept, nothing silently changed.
 
 The configurations and their descriptions come from the analysis registry
-(``cbam.engine.analysis.registry``), so a new configuration reaches the editor's enum from there.
+(``cbam.engine.cpa.registry``), so a new configuration reaches the editor's enum from there.
 """
 
 from __future__ import annotations

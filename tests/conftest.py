@@ -10,8 +10,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis.result import VerificationResult
 from cbam.engine.cfa.load import load_program
+from cbam.engine.core.result import VerificationResult
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 

@@ -8,8 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import cparec, horn, horn_samples
-from cbam.engine.analysis.result import UnknownReason
+from cbam.engine.algorithms import cparec
+from cbam.engine.algorithms.horn import clauses
+from cbam.engine.algorithms.horn import samples as samples
+from cbam.engine.core.result import UnknownReason
 from cbam.engine.pipeline import beside, portfolio
 from cbam.engine.pipeline.beside import Beside
 from cbam.engine.pipeline.search import Search
@@ -144,7 +146,7 @@ def test_without_a_proof_the_probe_runs_on(tmp_path: Path, monkeypatch) -> None:
     """A child that finds no proof does not stop the probe, and the run goes on as without it."""
     seen: dict = {}
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", _probe_until_stopped(seen, 2))
-    monkeypatch.setattr(horn, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out"))
+    monkeypatch.setattr(clauses, "solve", lambda *a, **k: clauses.HornOutcome("unknown", "stubbed out"))
     r = verify_src(TWICE.replace("n > 1000", "n > 10"), tmp_path, timeout=60, config="value+predicate")
     assert seen["stop"] and "stopped_after" not in seen
     assert r.verdict == "TRUE" and r.statistics.decided_by != "invariants"
@@ -155,13 +157,13 @@ def test_one_core_runs_spacer_after_the_probe(tmp_path: Path, monkeypatch) -> No
     monkeypatch.setattr(beside, "cores", lambda: 1)
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", _probe_until_stopped(seen, 0.5))
     calls: list = []
-    solve = horn.solve
+    solve = clauses.solve
 
     def counted(*a, **k):
         calls.append(os.getpid())
         return solve(*a, **k)
 
-    monkeypatch.setattr(horn, "solve", counted)
+    monkeypatch.setattr(clauses, "solve", counted)
     r = verify_src(TWICE, tmp_path, timeout=60, config="value+predicate")
     assert not seen["stop"]
     assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants" and calls == [os.getpid()]
@@ -178,10 +180,10 @@ def test_a_silent_child_keeps_the_run_within_its_limit(tmp_path: Path, monkeypat
         return portfolio._portfolio(program, opts._replace(path_exploration=False), stats, none, *rest)
 
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", gives_up)
-    monkeypatch.setattr(horn, "solve", lambda *a, **k: time.sleep(100))
+    monkeypatch.setattr(clauses, "solve", lambda *a, **k: time.sleep(100))
     monkeypatch.setattr(cparec, "solve", lambda *a, **k: cparec.CparecOutcome("unknown", reason="stubbed out"))
     # (The summaries guessed from runs would prove TWICE on their own.)
-    monkeypatch.setattr(horn_samples, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out"))
+    monkeypatch.setattr(samples, "solve", lambda *a, **k: clauses.HornOutcome("unknown", "stubbed out"))
     t0 = time.monotonic()
     r = verify_src(TWICE, tmp_path, timeout=4, config="value+predicate")
     elapsed = time.monotonic() - t0

@@ -1,10 +1,10 @@
-"""Signed ranges of bit-vector terms (analysis/bvrange.py): an overflow case is left out of a
+"""Signed ranges of bit-vector terms (smt/bvrange.py): an overflow case is left out of a
 path's encoding only where the operands' ranges rule the overflow out."""
 
 from __future__ import annotations
 
 import z3
-from cbam.engine.analysis.bvrange import Ranges, full
+from cbam.engine.smt.bvrange import Ranges, full
 
 
 def test_a_long_long_sum_of_ints_cannot_overflow() -> None:

@@ -59,7 +59,7 @@ def test_warm_rerun_comes_from_the_cache(tmp_path, store):
 
 
 def _blocks_analysed(src, p, store, **kw):
-    from cbam.engine.analysis import bam as bam_mod
+    from cbam.engine.core import bam as bam_mod
 
     seen: list[str] = []
     orig = bam_mod.BAM._fresh
@@ -422,10 +422,10 @@ def test_an_entry_whose_reachable_code_is_unchanged_is_reused_without_revalidati
 def test_validity_names_the_code_precision_and_excluded_targets_below_the_block(tmp_path, store):
     """What lets a stored entry skip validating its callees must change with anything its
     callees' results depend on, and with nothing else."""
-    from cbam.engine.analysis.blocks import build_blocks
-    from cbam.engine.analysis.value.precision import ValuePrecision
     from cbam.engine.cache.blockcache import PersistentBlocks
     from cbam.engine.cfa.callgraph import CallGraph
+    from cbam.engine.core.blocks import build_blocks
+    from cbam.engine.cpa.value.precision import ValuePrecision
     from cbam.engine.verify import make_cpa
 
     def validity(src: str, prec: ValuePrecision, excluded: list[str] = ()) -> str:
@@ -546,8 +546,8 @@ def test_an_error_path_through_a_stored_exit_that_its_block_does_not_rebuild(tmp
     differential campaign: a valid entry was deleted that way)."""
     from dataclasses import replace
 
-    from cbam.engine.analysis import bam
-    from cbam.engine.analysis.solver_time import solver_gave_up
+    from cbam.engine.core import bam
+    from cbam.engine.smt.time_limit import solver_gave_up
 
     p = tmp_path / "p.c"
     assert run(THROUGH_A_CALLEE % 5, p, store, config="predicate").verdict == "FALSE"
@@ -588,8 +588,8 @@ def test_a_stored_exit_its_re_analysis_joins_with_another_goes_unblamed(tmp_path
     into one. The stored exit then has no path of its own, but the entry covers all the block
     reaches: it goes (its paths cannot be rebuilt) without being counted as the cache's fault,
     and the run is answered without the cache."""
-    from cbam.engine.analysis import bam
-    from cbam.engine.analysis.arg import ARGState
+    from cbam.engine.core import bam
+    from cbam.engine.core.arg import ARGState
 
     p = tmp_path / "p.c"
     first = run(THROUGH_A_CALLEE % 5, p, store, config="interval")

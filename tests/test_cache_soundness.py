@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 from cbam.engine import selfcheck
-from cbam.engine.analysis.result import UnknownReason
 from cbam.engine.cache.blockcache import function_keys
 from cbam.engine.cache.keys import digest
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.cfa.load import load_program
+from cbam.engine.core.result import UnknownReason
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
@@ -136,8 +136,8 @@ def test_a_cache_left_by_another_program(tmp_path):
     opts = VerifyOptions(timeout=120, horn=False)  # the rows are BAM's: CEGAR must read them
     old = _old_twice_row()
     store = CacheStore(tmp_path / "cache")
-    from cbam.engine.analysis.blocks import build_blocks
     from cbam.engine.cache.blockcache import PersistentBlocks
+    from cbam.engine.core.blocks import build_blocks
     from cbam.engine.verify import make_cpa
 
     blocks = build_blocks(program, program.callgraph)
@@ -205,7 +205,7 @@ def test_a_summary_its_block_does_not_reproduce_is_evicted_and_the_run_recompute
 
 
 def test_an_internal_error_is_an_unknown_never_a_verdict(tmp_path, monkeypatch):
-    from cbam.engine.analysis import bam
+    from cbam.engine.core import bam
 
     monkeypatch.delenv("CBAM_DEBUG", raising=False)
 

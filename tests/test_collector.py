@@ -63,7 +63,7 @@ def test_a_cycle_among_frozen_objects_is_freed_after_the_run() -> None:
 
 
 def test_once_the_frozen_objects_have_doubled_the_next_full_collection_walks_the_heap() -> None:
-    from cbam.engine.analysis import solver_time
+    from cbam.engine.smt import time_limit
 
     with collector.during_run():
         gc.collect()
@@ -74,19 +74,19 @@ def test_once_the_frozen_objects_have_doubled_the_next_full_collection_walks_the
         gc.collect()  # a and b are frozen with the rest
         del a, b
         grown = [[i] for i in range(int(collector.GROWTH * base) + 1000)]
-        solver_time.set_deadline(None)
+        time_limit.set_deadline(None)
         gc.collect()  # frozen objects more than doubled: unfrozen for a complete collection
         assert gc.get_freeze_count() == 0
         gc.collect()  # ... which frees the cycle among them
         assert gone() is None
         assert gc.get_freeze_count() >= len(grown)
         more = [[i] for i in range(2 * gc.get_freeze_count() + 1000)]
-        solver_time.set_deadline(time.monotonic() + 1)  # within the run's last seconds: no whole-heap pause
+        time_limit.set_deadline(time.monotonic() + 1)  # within the run's last seconds: no whole-heap pause
         try:
             gc.collect()
             assert gc.get_freeze_count() > len(more)
         finally:
-            solver_time.set_deadline(None)
+            time_limit.set_deadline(None)
     assert gc.get_freeze_count() == 0
 
 

@@ -25,15 +25,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cbam.engine.analysis import registry
-from cbam.engine.analysis.bam import BAM
-from cbam.engine.analysis.blocks import build_blocks
-from cbam.engine.analysis.cpa import CPA
-from cbam.engine.analysis.cpa_algorithm import Budget, BudgetExceeded
 from cbam.engine.cache import keys
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.cfa.callgraph import CallGraph
 from cbam.engine.cfa.ir import CallEdge
+from cbam.engine.core.bam import BAM
+from cbam.engine.core.blocks import build_blocks
+from cbam.engine.core.cpa import CPA
+from cbam.engine.core.cpa_algorithm import Budget, BudgetExceeded
+from cbam.engine.cpa import registry
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
 from tests.conftest import load_src

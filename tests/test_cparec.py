@@ -1,4 +1,4 @@
-"""CPArec (seed 002) as a strategy of its own (``--config cparec``, analysis/cparec.py): the
+"""CPArec (seed 002) as a strategy of its own (``--config cparec``, algorithms/cparec.py): the
 seed's examples give their verdicts through it alone, at the unwinding depth the paper reports
 where cbam matches it; a FALSE is confirmed exactly and replayed; a TRUE holds with machine
 integers."""
@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 import z3
-from cbam.engine.analysis import cparec, horn
+from cbam.engine.algorithms import cparec
+from cbam.engine.algorithms.horn import clauses as horn
+from cbam.engine.cfa import traits
 
 from .conftest import ROOT, SVCOMP, assert_replay_reaches_error, check_error_path, load_src, verify_src
 from .test_horn import TWICE_UNBOUNDED
@@ -124,7 +126,7 @@ def test_the_unwinding_bounds_recursion_and_keeps_other_calls(tmp_path: Path) ->
         "if (mc91(n) < 90)", "if (mc91(id(n)) < 90)")
     program = load_src(src, tmp_path)
     clauses = horn.Encoder(program, "lia").clauses()
-    rec = horn.recursive(program)
+    rec = traits.recursive(program)
     assert rec == {"mc91"}
     for k in (1, 3):
         heads = {c.head[0] for c in cparec.unwind(clauses, rec, "main", k)}

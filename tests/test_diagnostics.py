@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cbam.engine import api
-from cbam.engine.analysis.result import UnknownReason
+from cbam.engine.core.result import UnknownReason
 from cbam.server.diagnostics import (
     frontend_diagnostics,
     function_at,
@@ -137,7 +137,7 @@ def test_a_violation_in_one_entry_does_not_verify_what_an_undecided_entry_reache
 
 
 def test_a_files_statistics_are_the_work_of_all_its_entries() -> None:
-    from cbam.engine.analysis.result import Statistics, VerificationResult
+    from cbam.engine.core.result import Statistics, VerificationResult
     from cbam.engine.report_file import merge
 
     one = VerificationResult("TRUE", statistics=Statistics(time=0.5, states=10, summary_misses=3))
@@ -148,7 +148,7 @@ def test_a_files_statistics_are_the_work_of_all_its_entries() -> None:
 
 def test_a_violation_says_what_its_native_run_showed(buggy) -> None:
     """Shown first as the path check left it ([replaying]), then as its run ended."""
-    from cbam.engine.analysis.result import Replay, ReplayStatus
+    from cbam.engine.core.result import Replay, ReplayStatus
 
     uri, report = buggy
     (v,) = report.result.violations
@@ -163,7 +163,7 @@ def test_a_violation_says_what_its_native_run_showed(buggy) -> None:
 
 
 def test_a_withdrawn_violation_is_an_unknown_naming_the_kept_evidence(buggy) -> None:
-    from cbam.engine.analysis.result import Replay, ReplayStatus
+    from cbam.engine.core.result import Replay, ReplayStatus
 
     uri, report = buggy
     (v,) = report.result.violations

@@ -4,7 +4,7 @@ application, equivalent to what it was given, in time linear in the term."""
 from __future__ import annotations
 
 import z3
-from cbam.engine.analysis.solving import flat_ac
+from cbam.engine.smt.solving import flat_ac
 
 
 def _chain(op, xs):

@@ -12,13 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis.summaries import summary_lines
-from cbam.engine.analysis.value import symbolic as sym
-from cbam.engine.analysis.value.cpa import ValueCPA, evaluate, evaluate_symbolic
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.cfa.ctype import IntType
 from cbam.engine.cfa.ir import Binary, Cast, Const, Unary, Var
 from cbam.engine.cfa.load import load_program
+from cbam.engine.core.summaries import summary_lines
+from cbam.engine.cpa.value import symbolic as sym
+from cbam.engine.cpa.value.cpa import ValueCPA, evaluate, evaluate_symbolic
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 from hypothesis import HealthCheck, given, settings

@@ -1,4 +1,4 @@
-"""The Horn-clause engine (analysis/horn.py): Spacer's integer invariants become a proof only
+"""The Horn-clause engine (algorithms/horn/clauses.py): Spacer's integer invariants become a proof only
 when every clause holds with machine integers; anything else leaves the run to CEGAR."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import z3
-from cbam.engine.analysis import horn
+from cbam.engine.algorithms.horn import clauses as horn
 from cbam.engine.options import VerifyOptions
 
 from .conftest import REPRO, assert_replay_reaches_error, check_error_path, load_src, needs_repro, verify_src

@@ -1,4 +1,4 @@
-"""Arrays in the Horn clauses by a distinguished cell (analysis/horn_cells.py), loop bounds
+"""Arrays in the Horn clauses by a distinguished cell (algorithms/horn/cells.py), loop bounds
 generalized to parameters, Spacer's seeds: loops over arrays proved where the other engines
 unroll, and never a proof of a program that fails, reads out of bounds or depends on the
 constant that was generalized."""
@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import horn
-from cbam.engine.analysis.horn_cells import Cells
+from cbam.engine.algorithms.horn import clauses as horn
+from cbam.engine.algorithms.horn.cells import Cells
 
 from .conftest import assert_replay_reaches_error, check_error_path, load_src, verify_src
 
@@ -71,7 +71,7 @@ def solve(src: str, tmp_path: Path, seconds: float = 20.0) -> horn.HornOutcome:
 # depends on what the process did before (z3's terms and tables), and in a test process that had
 # run the recursion BMC tests, every attempt on INIT_CHECK could fail for 20 s.
 _SOLVE = """import sys
-from cbam.engine.analysis import horn
+from cbam.engine.algorithms.horn import clauses as horn
 from cbam.engine.cfa.load import load_program
 from cbam.engine.verify import run_deep
 program = load_program(sys.argv[1])
@@ -177,7 +177,7 @@ def test_every_attempt_first_gets_a_moment_where_the_time_allows() -> None:
 
 def test_the_order_of_the_clauses_varies_with_the_seed(tmp_path: Path) -> None:
     program = load_src(COPY, tmp_path)
-    _, clauses = horn._clauses(program, "lia", frozenset(), float("inf"))
+    _, clauses = horn.clauses_of(program, "lia", frozenset(), float("inf"))
     assert horn._in_order(clauses, 0) == clauses and horn._in_order(clauses, 1) == clauses[::-1]
     shuffled = horn._in_order(clauses, 2)
     assert shuffled == horn._in_order(clauses, 2) and sorted(map(id, shuffled)) == sorted(map(id, clauses))

@@ -1,4 +1,4 @@
-"""Struct fields passed by pointer in the Horn clauses (analysis/horn_fields.py): which
+"""Struct fields passed by pointer in the Horn clauses (algorithms/horn/fields.py): which
 objects and pointer parameters become pseudo-variables, the proofs that gives, and the uses
 that keep a struct out (where copy-in/copy-out would be wrong)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import horn
-from cbam.engine.analysis.horn_fields import Fields
+from cbam.engine.algorithms.horn import clauses
+from cbam.engine.algorithms.horn.fields import Fields
 from cbam.engine.verify import run_deep
 
 from .conftest import assert_replay_reaches_error, check_error_path, load_src, verify_src
@@ -38,9 +38,9 @@ int main(void) {
 """
 
 
-def solve(src: str, tmp_path: Path, name: str = "prog.c") -> horn.HornOutcome:
+def solve(src: str, tmp_path: Path, name: str = "prog.c") -> clauses.HornOutcome:
     program = load_src(src, tmp_path, name)
-    return run_deep(lambda: horn.solve(program, 20.0))
+    return run_deep(lambda: clauses.solve(program, 20.0))
 
 
 def test_a_struct_passed_by_pointer_becomes_fields_of_the_frames(tmp_path: Path) -> None:
@@ -182,8 +182,8 @@ def test_an_entry_pointer_parameter_points_to_a_modelled_object(tmp_path: Path) 
     program = load_src(ENTRY, tmp_path, entry="check")
     fields = Fields.of(program)
     assert len(fields.objects) == 1 and {"check::a", "run::a", "deposit::a"} <= set(fields.pointers)
-    assert run_deep(lambda: horn.solve(program, 20.0)).status == "safe"
+    assert run_deep(lambda: clauses.solve(program, 20.0)).status == "safe"
     nullable = load_src(ENTRY, tmp_path, "null.c", entry="check")
     let_entry_pointers_be_null(nullable)
     assert not Fields.of(nullable).objects
-    assert run_deep(lambda: horn.solve(nullable, 20.0)).status != "safe"
+    assert run_deep(lambda: clauses.solve(nullable, 20.0)).status != "safe"

@@ -1,4 +1,4 @@
-"""Heap objects in the Horn clauses (analysis/horn_heap.py): which programs have their struct
+"""Heap objects in the Horn clauses (algorithms/horn/heap.py): which programs have their struct
 objects numbered, the proofs one distinguished object per type gives, and the errors a proof
 must exclude (NULL, unwritten pointer fields, stray pointers), so that no wrong TRUE follows."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import horn
-from cbam.engine.analysis.horn_heap import Heap
+from cbam.engine.algorithms.horn import clauses
+from cbam.engine.algorithms.horn.heap import Heap
 from cbam.engine.verify import run_deep
 
 from .conftest import assert_replay_reaches_error, check_error_path, load_src, verify_src
@@ -60,11 +60,11 @@ ORDERS = HEAD + """int main(void) {
 """
 
 
-def solve(src: str, tmp_path: Path, name: str = "prog.c") -> horn.HornOutcome:
+def solve(src: str, tmp_path: Path, name: str = "prog.c") -> clauses.HornOutcome:
     """Spacer's answer, with time to spare for a machine busy with other tests (the proofs
     here take 1 to 7 s alone; an answer ends the call)."""
     program = load_src(src, tmp_path, name)
-    return run_deep(lambda: horn.solve(program, 45.0))
+    return run_deep(lambda: clauses.solve(program, 45.0))
 
 
 def test_objects_of_a_list_are_numbered(tmp_path: Path) -> None:

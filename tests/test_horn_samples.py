@@ -1,4 +1,4 @@
-"""Summaries guessed from runs (analysis/horn_samples.py): the runs record what the program
+"""Summaries guessed from runs (algorithms/horn/samples.py): the runs record what the program
 does, the guesses are the equalities every run satisfies, and only what Houdini proves over the
 clauses is believed: a guess that holds on the small inputs alone proves nothing."""
 
@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 import z3
-from cbam.engine.analysis import horn, horn_samples
+from cbam.engine.algorithms.horn import clauses
+from cbam.engine.algorithms.horn import samples as samples
 
 from .conftest import SVCOMP, assert_replay_reaches_error, check_error_path, load_src, verify_src
 from .test_horn import TWICE_UNBOUNDED
@@ -46,16 +47,16 @@ WRONG = WRONG[:WRONG.index("int main")] + """int main(void) {
 """
 
 
-def _encoder(program) -> horn.Encoder:
-    return horn.Encoder(program, "lia", products=True)
+def _encoder(program) -> clauses.Encoder:
+    return clauses.Encoder(program, "lia", products=True)
 
 
 def test_the_runs_record_each_call_with_the_values_it_was_called_with(tmp_path: Path) -> None:
     program = load_src(RIGHT, tmp_path)
     enc = _encoder(program)
-    rows = horn_samples.sample(program, enc, time.monotonic() + 10)
+    rows = samples.sample(program, enc, time.monotonic() + 10)
     fn = program.functions["mult"]
-    at_exit = rows[horn.key(fn.exit)]
+    at_exit = rows[clauses.key(fn.exit)]
     assert len(at_exit) >= 40
     r, n, m = fn.result_var, "mult::n@old", "mult::m@old"
     assert all(s[r] == s[n] * s[m] for s in at_exit)
@@ -70,7 +71,7 @@ def test_the_guessed_summary_is_the_product_and_the_product_where_it_fits(tmp_pa
     program = load_src(RIGHT, tmp_path)
     enc = _encoder(program)
     fn = program.functions["mult"]
-    guessed = horn_samples.guesses(program, enc, time.monotonic() + 10)[0][horn.key(fn.exit)]
+    guessed = samples.guesses(program, enc, time.monotonic() + 10)[0][clauses.key(fn.exit)]
     names = {v: z3.Int(v) for v in enc.frame(fn)}
     r, n, m = names[str(fn.result_var)], names["mult::n@old"], names["mult::m@old"]
     fits = z3.And(n * m >= -(2**31), n * m <= 2**31 - 1)
@@ -86,7 +87,7 @@ def test_the_guessed_summary_is_the_product_and_the_product_where_it_fits(tmp_pa
 
 
 def test_a_nonlinear_summary_is_proved(tmp_path: Path) -> None:
-    out = horn_samples.solve(load_src(RIGHT, tmp_path), 30)
+    out = samples.solve(load_src(RIGHT, tmp_path), 30)
     assert out.status == "safe", out.reason
     assert "\\result == n * m" in out.summaries["mult"]
     r = verify_src(RIGHT, tmp_path, timeout=60)
@@ -102,14 +103,14 @@ def test_a_linear_summary_is_proved_where_it_fits_its_type() -> None:
 
     program = load_program(str(SVCOMP / "c" / "recursive" / "Addition03-1.c"),
                            options=PreprocessOptions(data_model="ILP32"))
-    out = horn_samples.solve(program, 30)
+    out = samples.solve(program, 30)
     assert out.status == "safe", out.reason
     assert "9223372036854775807" in out.summaries["addition"] and "\\result == m + n" in out.summaries["addition"]
 
 
 def _refuted(src: str, tmp_path: Path) -> None:
     """No guess proves ``src``, and the portfolio finds its violation: path checked, replayed."""
-    assert horn_samples.solve(load_src(src, tmp_path), 30).status != "safe"
+    assert samples.solve(load_src(src, tmp_path), 30).status != "safe"
     r = verify_src(src, tmp_path, timeout=60)
     assert r.verdict == "FALSE", r.reason
     check_error_path(r)
@@ -123,12 +124,12 @@ def test_a_guess_only_the_small_inputs_satisfy_proves_nothing(tmp_path: Path) ->
 def test_a_summary_that_overflows_is_never_proved(tmp_path: Path) -> None:
     """``\\result == 2 * n`` holds on every run; with machine integers ``twice`` overflows for
     large ``n``, where it differs from ``2 * n`` (an arbitrary value)."""
-    assert horn_samples.solve(load_src(TWICE_UNBOUNDED, tmp_path), 30).status != "safe"
+    assert samples.solve(load_src(TWICE_UNBOUNDED, tmp_path), 30).status != "safe"
 
 
 def test_no_guess_without_runs_that_reach_a_call(tmp_path: Path) -> None:
     src = RIGHT.replace("if (m < 0 || m > 46340) return 0;", "if (m < 1000) return 0;")
-    out = horn_samples.solve(load_src(src, tmp_path), 10)
+    out = samples.solve(load_src(src, tmp_path), 10)
     assert out.status == "unknown"
 
 
@@ -154,7 +155,7 @@ def test_a_pure_function_of_bounded_recursion_is_tabulated(tmp_path: Path) -> No
     """fib(10) == 55 and fib grows: no polynomial says it and no bound keeps fib(n-1) + fib(n-2)
     from overflowing but the values themselves, computed once each (fib(40) would be 3e8 calls),
     up to the program's largest constant (55) or the first value that overflows (fib(47))."""
-    out = horn_samples.solve(load_src(FIB.replace("FROM", "10").replace("LEAST", "55"), tmp_path), 30)
+    out = samples.solve(load_src(FIB.replace("FROM", "10").replace("LEAST", "55"), tmp_path), 30)
     assert out.status == "safe", out.reason
     assert "(0 <= n && n <= 46 ==> \\result == {0, 1, 1, 2, 3, 5, 8," in out.summaries["fib"]
     assert out.summaries["fib"].endswith("}[n]) && (n < 0 ==> \\result == 0)")
@@ -169,8 +170,8 @@ def test_a_table_proves_no_more_than_the_values_say(tmp_path: Path) -> None:
 def test_a_function_that_draws_an_input_is_not_tabulated(tmp_path: Path) -> None:
     src = FIB.replace("FROM", "10").replace("if (n == 1) return 1;", "if (n == 1) return __VERIFIER_nondet_int();")
     program = load_src(src, tmp_path)
-    assert horn_samples._tabulable(program, horn_samples._met(program, _encoder(program))) == {}
-    assert horn_samples.guesses(program, _encoder(program), time.monotonic() + 10)[1] == {}
+    assert samples._tabulable(program, samples._met(program, _encoder(program))) == {}
+    assert samples.guesses(program, _encoder(program), time.monotonic() + 10)[1] == {}
 
 
 def _hanoi(body: str = "counter++;"):
@@ -190,11 +191,11 @@ def test_what_a_call_adds_to_a_global_is_tabulated_too(tmp_path: Path) -> None:
     path.write_text(src)
     program = load_program(str(path), options=options(data_model="ILP32"))
     enc = _encoder(program)
-    tables = horn_samples.guesses(program, enc, time.monotonic() + 10)[1]
+    tables = samples.guesses(program, enc, time.monotonic() + 10)[1]
     assert tables["applyHanoi"].result is None
     assert tables["applyHanoi"].effects["counter"][1][:5] == [0, 1, 3, 7, 15]
     assert tables["hanoi"].result is not None and tables["hanoi"].result[:2] == (1, [2**k - 1 for k in range(1, 32)])
-    out = horn_samples.solve(program, 30)
+    out = samples.solve(program, 30)
     assert out.status == "safe", out.reason
     assert "counter - \\old(counter) == {0, 1, 3, 7, 15," in out.summaries["applyHanoi"]
 
@@ -204,7 +205,7 @@ def test_an_effect_that_differs_from_the_result_proves_nothing(tmp_path: Path) -
     path = tmp_path / "hanoi.c"
     path.write_text(src)
     program = load_program(str(path), options=options(data_model="ILP32"))
-    assert horn_samples.solve(program, 30).status != "safe"
+    assert samples.solve(program, 30).status != "safe"
 
 
 def test_through_the_command_line_with_the_table_on_hover(tmp_path: Path) -> None:
@@ -252,13 +253,13 @@ def test_a_pure_function_of_two_parameters_is_tabulated_per_value_of_the_first(t
     calls that return compute (ackermann(2, n) up to n = 23, and ackermann(1, n) up to 2n + 1
     for it), and Houdini keeps the prefixes of each that what they call supports."""
     program = load_src(ACKERMANN.replace("M", "2").replace("AT", "2").replace("EXPECTED", "7"), tmp_path)
-    tables = horn_samples.guesses(program, _encoder(program), time.monotonic() + 10)[1]
+    tables = samples.guesses(program, _encoder(program), time.monotonic() + 10)[1]
     ack = tables["ackermann"]
-    assert isinstance(ack, horn_samples.Curried)
+    assert isinstance(ack, samples.Curried)
     assert ack.tables[(2,)][:2] == (0, [2 * n + 3 for n in range(len(ack.tables[(2,)][1]))])
     assert ack.tables[(1,)][1][:48] == [n + 2 for n in range(48)]
     assert ack.tables[(3,)][1][:4] == [5, 13, 29, 61]
-    out = horn_samples.solve(program, 30)
+    out = samples.solve(program, 30)
     assert out.status == "safe", out.reason
     assert "(m == 2 ==> (0 <= n && n <= 15 ==> \\result == {3, 5, 7, 9," in out.summaries["ackermann"]
     assert "(m == 0 ==> (-1 <= n && n <= 62 ==> \\result == {0, 1, 2," in out.summaries["ackermann"]
@@ -274,4 +275,4 @@ def test_a_function_of_two_parameters_that_reads_a_global_is_not_tabulated(tmp_p
     src = ACKERMANN.replace("int ackermann(int m, int n) {", "int g;\nint ackermann(int m, int n) {").replace(
         "return n + 1;", "return n + g;")
     program = load_src(src.replace("M", "2").replace("AT", "2").replace("EXPECTED", "7"), tmp_path)
-    assert horn_samples._curriable(program, horn_samples._met(program, _encoder(program))) == []
+    assert samples._curriable(program, samples._met(program, _encoder(program))) == []

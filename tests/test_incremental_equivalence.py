@@ -39,7 +39,7 @@ EXAMPLES = {"value": 50, "interval": 50, "predicate": 2, "value+predicate": 2}
 
 def observe(result, values: bool = True) -> tuple:
     """What a run reports. ``values=False``: without the example values, which a run after an edit
-    may take from the violation's earlier inputs (analysis/replay.py) where a fresh run takes
+    may take from the violation's earlier inputs (cex/replay.py) where a fresh run takes
     z3's model: the same checks and paths, step by step, with inputs from the same sources."""
     def text(s) -> str:
         return s.message if values or s.kind == "branch" else s.kind

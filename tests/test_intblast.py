@@ -1,4 +1,4 @@
-"""Int-blasting (engine/analysis/intblast.py) must be exact: every bit-vector term it reads has,
+"""Int-blasting (engine/smt/intblast.py) must be exact: every bit-vector term it reads has,
 over the integers, the unsigned value z3's bit-vector semantics gives it, and every formula
 the same truth value, for every assignment. Checked by z3 itself (BV2Int of the bit-vector term
 against the translation, with each variable's integer tied to its bits), on every operation
@@ -10,7 +10,7 @@ import random
 
 import pytest
 import z3
-from cbam.engine.analysis.intblast import Unsupported, _Translation, blast
+from cbam.engine.smt.intblast import Unsupported, _Translation, blast
 
 
 def _exact_term(t: z3.BitVecRef) -> None:

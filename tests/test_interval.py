@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from cbam.engine.analysis.cpa import Block
-from cbam.engine.analysis.interval.cpa import IntervalCPA, IntervalState
+from cbam.engine.core.cpa import Block
+from cbam.engine.cpa.interval.cpa import IntervalCPA, IntervalState
 
 from .conftest import ROOT, check_error_path, load_src, verify_src
 

@@ -1,4 +1,4 @@
-"""k-induction over the Horn clauses with machine integers (analysis/kinduction.py): what it
+"""k-induction over the Horn clauses with machine integers (algorithms/kinduction.py): what it
 proves, what it must not prove (violations, including ones that only wrap-around causes), the
 bound on steps between loop heads that its soundness rests on, and its place in the portfolio."""
 
@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import horn, kinduction
+from cbam.engine.algorithms import kinduction
+from cbam.engine.algorithms.horn import clauses as horn
 
 from .conftest import (
     SVCOMP,

@@ -1,4 +1,4 @@
-"""Polynomial loop invariants (analysis/kinduction/algebraic.py and kinduction.solve_algebraic):
+"""Polynomial loop invariants (algorithms/kinduction/algebraic.py and kinduction.solve_algebraic):
 equalities guessed from sampled states, proved over integer clauses with exact products; what
 they prove, what they must not prove, and their place in the portfolio."""
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from cbam.engine.analysis import horn, kinduction
-from cbam.engine.analysis.kinduction import algebraic
+from cbam.engine.algorithms import equalities, kinduction
+from cbam.engine.algorithms.horn import clauses as horn
+from cbam.engine.algorithms.kinduction import algebraic
 
 from .conftest import ROOT, assert_replay_reaches_error, check_error_path, load_src, verify_src
 
@@ -41,7 +42,7 @@ SUM_OVERFLOWS = SUM_TRUE.replace("long long x = 0, y = 0;", "int x = 0, y = 0;")
 
 def test_the_null_space_finds_the_sums_equality() -> None:
     rows = [[1, y, y * (y + 1) // 2, y * y] for y in range(8)]  # 1, y, x, y*y
-    (vec,) = algebraic._null_space(rows)
+    (vec,) = equalities.null_space(rows)
     assert vec in ([0, 1, -2, 1], [0, -1, 2, -1])
 
 

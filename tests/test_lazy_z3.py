@@ -1,4 +1,4 @@
-"""The stand-in for z3 (engine/lazy_z3.py): the real package on first use, from any thread."""
+"""The stand-in for z3 (engine/smt/lazy_z3.py): the real package on first use, from any thread."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys, threading
 import cbam.engine  # installs the stand-in
 import z3 as early
 assert "z3.z3" not in sys.modules, "imported with the engine"
-from cbam.engine import lazy_z3
+from cbam.engine.smt import lazy_z3
 assert not lazy_z3.loaded()
 got = []
 barrier = threading.Barrier(4)

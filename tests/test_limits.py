@@ -92,7 +92,7 @@ def test_the_solver_watchdog_survives_an_interrupt_z3_refuses(monkeypatch) -> No
     """z3 may answer an interrupt with an error (a context it already cancelled): the watchdog
     thread must live on, or no later check would be stopped at its time."""
     import z3
-    from cbam.engine.analysis import solving
+    from cbam.engine.smt import solving
 
     class Refusing:
         def interrupt(self):
@@ -155,19 +155,19 @@ def test_an_interrupt_that_comes_as_a_check_returns_leaves_no_cancelled_context(
     import time
 
     import z3
-    from cbam.engine.analysis.solving import _watchdog
+    from cbam.engine.smt.solving import solver_watchdog
 
     x = z3.BitVec("x", 8)
     solver = z3.Solver()
     solver.add(x + 1 == 3)
     assert solver.check() == z3.sat
     model = solver.model()
-    token = _watchdog.arm(solver.ctx, time.monotonic())  # its deadline has come: it fires
+    token = solver_watchdog.arm(solver.ctx, time.monotonic())  # its deadline has come: it fires
     for _ in range(500):
-        with _watchdog.cond:
-            if token in _watchdog.fired:
+        with solver_watchdog.cond:
+            if token in solver_watchdog.fired:
                 break
         time.sleep(0.01)
-    assert token in _watchdog.fired
-    _watchdog.disarm(token)
+    assert token in solver_watchdog.fired
+    solver_watchdog.disarm(token)
     assert model.eval(x + 1, model_completion=True).as_long() == 3

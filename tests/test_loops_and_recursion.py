@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cbam.engine.analysis.bam import FixpointDiverging
-from cbam.engine.analysis.predicate.invariants import LoopInvariants
+from cbam.engine.core.bam import FixpointDiverging
+from cbam.engine.cpa.predicate.invariants import LoopInvariants
 from cbam.engine.options import VerifyOptions
 from cbam.engine.verify import run_deep, verify_program
 
@@ -80,7 +80,7 @@ def test_twice_is_proved_within_ten_seconds(tmp_path: Path) -> None:
 def test_only_a_phase_with_a_successor_hands_over(tmp_path: Path, monkeypatch) -> None:
     """The last phase never gives up on a growing summary: it is the run's last chance."""
     raised: list[str] = []
-    import cbam.engine.analysis.bam as bam
+    import cbam.engine.core.bam as bam
 
     original = bam.FixpointDiverging.__init__
 

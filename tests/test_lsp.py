@@ -719,7 +719,7 @@ async def test_memory_errors_and_pointer_entries_in_the_editor(client: LanguageC
 
 
 # Read before it is written: the path check finds x == 123456789 feasible, the harness has no say
-# over the stack, and gcc's run does not reach the error (engine/analysis/replay_native.py).
+# over the stack, and gcc's run does not reach the error (engine/cex/native_replay.py).
 NOT_REPLAYING = """extern void reach_error(void);
 int main(void) {
   int x;

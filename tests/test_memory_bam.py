@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import registry
-from cbam.engine.analysis.blocks import build_blocks
-from cbam.engine.analysis.value import memory as mem
-from cbam.engine.analysis.value.cpa import ValueState
 from cbam.engine.cache.store import CacheStore
 from cbam.engine.cfa.callgraph import CallGraph
 from cbam.engine.cfa.load import load_program
+from cbam.engine.core.blocks import build_blocks
+from cbam.engine.cpa import registry
+from cbam.engine.cpa.value import memory as mem
+from cbam.engine.cpa.value.cpa import ValueState
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 

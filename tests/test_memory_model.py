@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis.value.memory import Heap, Ptr, Zero, split_key
 from cbam.engine.cfa.layout import Layout
 from cbam.engine.cfa.load import load_program
+from cbam.engine.cpa.value.memory import Heap, Ptr, Zero, split_key
 from cbam.engine.frontend.preprocess import PreprocessOptions
 
 from .conftest import (

@@ -1,4 +1,4 @@
-"""Merged-path BMC (analysis/merged.py): the unrolled program executed symbolically with states
+"""Merged-path BMC (algorithms/bmc/merged.py): the unrolled program executed symbolically with states
 merged where they meet. Its violations are confirmed by the exact path check and replayed by
 their harness; it answers TRUE only when a round covered every execution, never through a cut
 loop, an undefined operation, or an access the memory model does not cover."""
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from cbam.engine import api
-from cbam.engine.analysis import merged
-from cbam.engine.analysis.cpa_algorithm import Budget
-from cbam.engine.analysis.result import UnknownReason
+from cbam.engine.algorithms.bmc import merged
+from cbam.engine.core.cpa_algorithm import Budget
+from cbam.engine.core.result import UnknownReason
 from cbam.engine.verify import run_deep
 
 from .conftest import ROOT, assert_replay_reaches_error, check_error_path, load_src
@@ -126,8 +126,8 @@ def test_its_counterexample_does_not_depend_on_string_hashing(tmp_path: Path) ->
     path.write_text(source.read_text().replace("sum += cur;", "sum -= cur;"))
     script = (
         "import sys\n"
-        "from cbam.engine.analysis import merged\n"
-        "from cbam.engine.analysis.cpa_algorithm import Budget\n"
+        "from cbam.engine.algorithms.bmc import merged\n"
+        "from cbam.engine.core.cpa_algorithm import Budget\n"
         "from cbam.engine.cfa.load import load_program\n"
         "from cbam.engine.frontend.preprocess import PreprocessOptions\n"
         "from cbam.engine.verify import run_deep\n"
@@ -147,7 +147,7 @@ def test_its_counterexample_does_not_depend_on_string_hashing(tmp_path: Path) ->
 def test_a_sum_kept_by_a_rotation_is_proved(tmp_path: Path) -> None:
     from .test_path_exploration import ROTATED_SUM
 
-    # Without the overflow cases a long long sum of ints cannot have (analysis/bvrange.py),
+    # Without the overflow cases a long long sum of ints cannot have (smt/bvrange.py),
     # the sums before and after are one term to z3's rewriter.
     out = _check(ROTATED_SUM, tmp_path)
     assert out.status == "safe", out.reason

@@ -1,4 +1,4 @@
-"""Every FALSE is run before it is shown (engine/analysis/replay_native.py): compiled by gcc with
+"""Every FALSE is run before it is shown (engine/cex/native_replay.py): compiled by gcc with
 its test harness and run, it must show the violation; a run that does not withdraws it."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import harness as harness_module
-from cbam.engine.analysis.result import ReplayStatus, UnknownReason
+from cbam.engine.cex import harness as harness_module
+from cbam.engine.core.result import ReplayStatus, UnknownReason
 from cbam.engine.options import NativeReplay
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 

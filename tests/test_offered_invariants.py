@@ -9,10 +9,12 @@ import time
 from functools import partial
 from pathlib import Path
 
-from cbam.engine.analysis import horn, kinduction, registry
-from cbam.engine.analysis.interval.invariants import fixpoint
-from cbam.engine.analysis.kinduction.invariants import Offered, houdini, offered
-from cbam.engine.analysis.predicate.cpa import PredicateCPA, PredicatePrecision
+from cbam.engine.algorithms import kinduction
+from cbam.engine.algorithms.horn import clauses as horn
+from cbam.engine.algorithms.kinduction.invariants import Offered, houdini, offered
+from cbam.engine.cpa import registry
+from cbam.engine.cpa.interval.invariants import fixpoint
+from cbam.engine.cpa.predicate.cpa import PredicateCPA, PredicatePrecision
 
 from .conftest import load_src, verify_src
 
@@ -87,7 +89,7 @@ def test_interval_facts_at_the_loop_head_and_after_a_call(tmp_path: Path) -> Non
 def test_interval_facts_give_up_past_their_visits(tmp_path: Path, monkeypatch) -> None:
     """Past its limit the analysis offers nothing (rather than a state short of its fixpoint)."""
     program = load_src(CALLS, tmp_path)
-    from cbam.engine.analysis.interval import invariants as interval
+    from cbam.engine.cpa.interval import invariants as interval
 
     assert interval.invariants(program, None, time.monotonic() + 10)
     monkeypatch.setattr(interval, "MAX_VISITS", 3)
@@ -192,7 +194,7 @@ int main(void) { g = 0; while (__VERIFIER_nondet_int()) { bump(); } __VERIFIER_a
 def test_the_portfolio_offers_cegars_predicates_to_k_induction(tmp_path: Path, monkeypatch) -> None:
     """End to end: Spacer and CEGAR (stubbed) give up, CEGAR with the predicate its refinement
     found; k-induction's second try proves the program with it, and the statistics say so."""
-    from cbam.engine.analysis.result import UnknownReason
+    from cbam.engine.core.result import UnknownReason
     from cbam.engine.pipeline import portfolio
     from cbam.engine.pipeline.search import Search
 

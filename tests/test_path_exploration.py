@@ -1,4 +1,4 @@
-"""Path exploration (analysis/paths.py) behind CEGAR in the portfolio (pipeline/portfolio.py):
+"""Path exploration (algorithms/paths.py) behind CEGAR in the portfolio (pipeline/portfolio.py):
 it decides bounded programs exactly, memory included, and never answers TRUE where a path
 has undefined behaviour or leaves what the memory model covers."""
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from cbam.engine import api
-from cbam.engine.analysis.cpa_algorithm import Budget
-from cbam.engine.analysis.paths import explore
-from cbam.engine.analysis.result import UnknownReason
+from cbam.engine.algorithms.paths import explore
+from cbam.engine.core.cpa_algorithm import Budget
+from cbam.engine.core.result import UnknownReason
 from cbam.engine.verify import run_deep
 
 from .conftest import (
@@ -275,7 +275,7 @@ int main(void) {
 
 def test_a_sum_kept_by_a_rotation_is_proved_without_overflow_cases(tmp_path: Path) -> None:
     # No long long sum of ints overflows, so no step gets an arbitrary value for that case
-    # (analysis/bvrange.py); a check the incremental solver cannot answer at once goes to a
+    # (smt/bvrange.py); a check the incremental solver cannot answer at once goes to a
     # solver of its own, which substitutes the definitions (solving.lean_solver).
     program = load_src(ROTATED_SUM, tmp_path)
     out = run_deep(lambda: explore(program, Budget(30)))
@@ -454,7 +454,7 @@ int main(void) {
 
 @pytest.mark.parametrize("limit", ["MAX_FRONTIER", "MAX_FRONTIER_CELLS"])
 def test_a_round_goes_on_from_the_paths_the_last_bound_cut(tmp_path: Path, monkeypatch, limit: str) -> None:
-    from cbam.engine.analysis import paths
+    from cbam.engine.algorithms import paths
 
     safe = load_src(SHORT_AND_LONG.replace("s == 60", "s != 60"), tmp_path)
     out = run_deep(lambda: explore(safe, Budget(30)))
@@ -485,7 +485,7 @@ def _stop_every(n: int):
 
 @pytest.mark.parametrize("source, every", [("SLL_LENGTH", 97), ("SHORT_AND_LONG", 7)])
 def test_an_exploration_its_budget_paused_goes_on_where_it_stopped(tmp_path: Path, source: str, every: int) -> None:
-    from cbam.engine.analysis.paths import Explorer
+    from cbam.engine.algorithms.paths import Explorer
 
     code = globals()[source]
     program = load_src(code, tmp_path)
@@ -507,7 +507,7 @@ def test_an_exploration_its_budget_paused_goes_on_where_it_stopped(tmp_path: Pat
 def test_an_exploration_paused_before_cegar_goes_on_after_it(tmp_path: Path) -> None:
     import time
 
-    from cbam.engine.analysis.paths import Explorer
+    from cbam.engine.algorithms.paths import Explorer
     from cbam.engine.options import VerifyOptions
     from cbam.engine.pipeline import portfolio
     from cbam.engine.pipeline.search import Search

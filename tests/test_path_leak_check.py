@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import z3
-from cbam.engine.analysis import pathmemory
-from cbam.engine.analysis.pathmemory import MemoryState, MemoryUnsupported
+from cbam.engine.cex import memory as pathmemory
+from cbam.engine.cex.memory import MemoryState, MemoryUnsupported
 from cbam.engine.cfa.ctype import IntType, PointerType
 
 from .conftest import load_src

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import z3
-from cbam.engine.analysis.bam import BAM
-from cbam.engine.analysis.blocks import build_blocks
-from cbam.engine.analysis.cpa import CPA, CompositeCPA
-from cbam.engine.analysis.cpa_algorithm import Budget
-from cbam.engine.analysis.path import reconstruct
-from cbam.engine.analysis.predicate.atoms import atom_from_json, atom_to_c, atom_to_json, atoms_of, make_atom
-from cbam.engine.analysis.predicate.cpa import PredicateCPA, PredicatePrecision, PredState
-from cbam.engine.analysis.predicate.formula import Theory
-from cbam.engine.analysis.predicate.refiner import (
+from cbam.engine.cache import keys
+from cbam.engine.cex.encoding import check_path
+from cbam.engine.core.bam import BAM
+from cbam.engine.core.blocks import build_blocks
+from cbam.engine.core.cpa import CPA, CompositeCPA
+from cbam.engine.core.cpa_algorithm import Budget
+from cbam.engine.core.path import reconstruct
+from cbam.engine.cpa.predicate.atoms import atom_from_json, atom_to_c, atom_to_json, atoms_of, make_atom
+from cbam.engine.cpa.predicate.cpa import PredicateCPA, PredicatePrecision, PredState
+from cbam.engine.cpa.predicate.formula import Theory
+from cbam.engine.cpa.predicate.refiner import (
     TreeBuilder,
     _post_order,
     spacer_interpolants,
     weakest_interpolants,
 )
-from cbam.engine.analysis.smt import check_path
-from cbam.engine.cache import keys
 from cbam.engine.verify import make_cpa
 
 from .conftest import (
@@ -75,7 +75,7 @@ def test_bit_vector_reading_of_an_equality_is_modular(tmp_path):
     p = load_src(SUM, tmp_path, data_model="ILP32")
     th = Theory(p, "bv")
     a = make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0)
-    from cbam.engine.analysis.predicate.atoms import atom_to_z3
+    from cbam.engine.cpa.predicate.atoms import atom_to_z3
 
     f = atom_to_z3(a, lambda v: th.term(v, "0"), th.type_of, "bv")
     s = z3.Solver()
@@ -135,7 +135,7 @@ def _assert_tree_interpolant(root, itp):
         s.add(*[itp.get(id(c), z3.BoolVal(True)) for c in n.children], *n.label, z3.Not(i))
         assert s.check() == z3.unsat
         own = {a.get_id() for a in n.args}
-        from cbam.engine.analysis.predicate.refiner import uninterpreted_consts
+        from cbam.engine.smt.terms import uninterpreted_consts
 
         assert all(c.get_id() in own for c in uninterpreted_consts(i))
     s = z3.Solver()
@@ -188,7 +188,7 @@ def test_atoms_under_an_interpolants_quantifier_are_found():
     """Spacer's interpolants may keep the rest of the tree's locals existentially quantified;
     the relations under the quantifier are still atoms, and eliminating it yields the ones
     that go through the bound variables."""
-    from cbam.engine.analysis.predicate.refiner import _quantifier_free
+    from cbam.engine.cpa.predicate.refiner import _quantifier_free
 
     a, b, x = z3.Ints("a b x")
     names = {a.get_id(): "f::a", b.get_id(): "f::b"}
@@ -312,7 +312,7 @@ def test_sum_is_proven_with_a_relational_summary(tmp_path):
     assert r.verdict == "TRUE", r.reason
     assert r.statistics.refinements >= 1
     p, cpa, path = _spurious_path(SUM, tmp_path)
-    from cbam.engine.analysis.predicate.refiner import PredicateRefiner
+    from cbam.engine.cpa.predicate.refiner import PredicateRefiner
 
     ref = PredicateRefiner(cpa)
     new, why = ref.refine(p, path, {"predicate": PredicatePrecision()}, lambda: None)
@@ -417,7 +417,7 @@ def test_cli_lists_the_engine_configurations(tmp_path):
 def test_solver_calls_are_cut_to_the_runs_deadline():
     import time
 
-    from cbam.engine.analysis.solver_time import set_deadline, solver_timeout
+    from cbam.engine.smt.time_limit import set_deadline, solver_timeout
 
     try:
         set_deadline(None)
@@ -479,7 +479,7 @@ def test_every_true_sum_task_is_proven_with_result_equal_n_plus_m(tmp_path):
 
 
 def test_calls_relation_fits_only_what_every_call_satisfies():
-    from cbam.engine.analysis.summaries import calls_relation, render_block
+    from cbam.engine.core.summaries import calls_relation, render_block
 
     def block(n: int, m: int, *results: int) -> dict:
         return {"rendered": render_block("f", ["n", "m"], {"f::n": n, "f::m": m},

@@ -1,4 +1,4 @@
-"""BMC through recursion (analysis/recursion_bmc.py): deep violations in recursive programs,
+"""BMC through recursion (algorithms/bmc/recursion.py): deep violations in recursive programs,
 found with machine integers and confirmed exactly; never a proof, never an unconfirmed FALSE;
 and its place in the portfolio (the time CEGAR leaves on a small recursive program)."""
 
@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import recursion_bmc
-from cbam.engine.analysis.result import UnknownReason
+from cbam.engine.algorithms.bmc import recursion
+from cbam.engine.core.result import UnknownReason
 from cbam.engine.verify import run_deep
 
 from .conftest import assert_replay_reaches_error, check_error_path, load_src, verify_src
@@ -43,12 +43,12 @@ int main() {
 """
 
 
-def _solve(code: str, tmp_path: Path, seconds: float = 60.0) -> recursion_bmc.BmcOutcome:
+def _solve(code: str, tmp_path: Path, seconds: float = 60.0) -> recursion.BmcOutcome:
     program = load_src(code, tmp_path)
-    return run_deep(lambda: recursion_bmc.solve(program, seconds))  # deep recursion in the path check
+    return run_deep(lambda: recursion.solve(program, seconds))  # deep recursion in the path check
 
 
-def _inputs(out: recursion_bmc.BmcOutcome) -> list[int]:
+def _inputs(out: recursion.BmcOutcome) -> list[int]:
     assert out.confirmed is not None
     feas = out.confirmed.feasibility
     assert feas.encoding is not None and feas.model is not None
@@ -72,7 +72,7 @@ def test_a_chain_300_calls_deep(tmp_path: Path) -> None:
 
 
 def test_no_error_within_reach_is_no_proof(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(recursion_bmc, "MAX_BITS", 20_000)
+    monkeypatch.setattr(recursion, "MAX_BITS", 20_000)
     safe = FIB.replace("r >= 34", "r >= 21")  # fib(8) = 21: safe for every x
     out = _solve(safe, tmp_path)
     assert out.status == "unknown" and out.confirmed is None
@@ -139,7 +139,8 @@ def test_the_portfolio_gives_it_what_cegar_leaves(code: str, tmp_path: Path, mon
 def test_the_depth_it_searched_is_in_the_reason(tmp_path: Path, monkeypatch) -> None:
     """A safe program, CEGAR made to run out and the provers to fail: UNKNOWN, and the reason
     says how deep BMC looked, so the user knows what was ruled out."""
-    from cbam.engine.analysis import cparec, horn
+    from cbam.engine.algorithms import cparec
+    from cbam.engine.algorithms.horn import clauses
     from cbam.engine.pipeline import portfolio
     from cbam.engine.pipeline.search import Search
 
@@ -150,9 +151,9 @@ def test_the_depth_it_searched_is_in_the_reason(tmp_path: Path, monkeypatch) -> 
         return portfolio._portfolio(program, opts, stats, cut, *rest)
 
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", cegar_runs_out)
-    monkeypatch.setattr(horn, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out"))
+    monkeypatch.setattr(clauses, "solve", lambda *a, **k: clauses.HornOutcome("unknown", "stubbed out"))
     monkeypatch.setattr(cparec, "solve", lambda *a, **k: cparec.CparecOutcome("unknown", reason="stubbed out"))
-    monkeypatch.setattr(recursion_bmc, "MAX_BITS", 20_000)
+    monkeypatch.setattr(recursion, "MAX_BITS", 20_000)
     r = verify_src(FIB.replace("r >= 34", "r >= 21"), tmp_path, timeout=30, config="value+predicate")
     assert r.verdict == "UNKNOWN" and r.reason_kind == UnknownReason.TIMEOUT
     assert "BMC through the recursion: no error location within" in r.reason

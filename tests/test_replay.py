@@ -1,4 +1,4 @@
-"""Confirming an error path by running it with earlier inputs (engine/analysis/replay.py): the
+"""Confirming an error path by running it with earlier inputs (engine/cex/replay.py): the
 same finding as z3's where the inputs run the path, None where they do not, and a new
 process re-verifying an edit confirms its violation without importing z3."""
 
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import replay as replay_mod
-from cbam.engine.analysis.report import build_violation
-from cbam.engine.analysis.smt import check_path
 from cbam.engine.cache.store import CacheStore
+from cbam.engine.cex import replay as replay_mod
+from cbam.engine.cex.encoding import check_path
+from cbam.engine.cex.report import build_violation
 from cbam.engine.cfa.load import load_program
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.tasks import load_task

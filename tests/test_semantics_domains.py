@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from cbam.engine.analysis.callstack import CallstackCPA
-from cbam.engine.analysis.cpa import Block, CompositeCPA
-from cbam.engine.analysis.location import LocationCPA
-from cbam.engine.analysis.value.cpa import ValueCPA, ValueState, evaluate, solve_for_var
-from cbam.engine.analysis.value.precision import ValuePrecision
 from cbam.engine.cfa.ctype import DataModel
 from cbam.engine.cfa.ir import Binary, Cast, Const, Unary, Var
 from cbam.engine.cfa.semantics import eval_binary, eval_cast, eval_unary
+from cbam.engine.core.cpa import Block, CompositeCPA
+from cbam.engine.cpa.callstack import CallstackCPA
+from cbam.engine.cpa.location import LocationCPA
+from cbam.engine.cpa.value.cpa import ValueCPA, ValueState, evaluate, solve_for_var
+from cbam.engine.cpa.value.precision import ValuePrecision
 
 from .conftest import load_src, verify_src
 
@@ -158,12 +158,12 @@ def test_an_object_written_through_a_pointer_is_tracked_where_it_is_written(tmp_
 
 def test_interpolation_tracks_only_what_refutes_the_path(tmp_path):
     """[EV] Fig. 1: the first spurious path needs `flag`, never the loop counter `ticks`."""
-    from cbam.engine.analysis.bam import BAM
-    from cbam.engine.analysis.blocks import build_blocks
-    from cbam.engine.analysis.cpa_algorithm import Budget
-    from cbam.engine.analysis.path import reconstruct
-    from cbam.engine.analysis.smt import check_path
-    from cbam.engine.analysis.value.refiner import interpolate, interpolate_by_slice
+    from cbam.engine.cex.encoding import check_path
+    from cbam.engine.core.bam import BAM
+    from cbam.engine.core.blocks import build_blocks
+    from cbam.engine.core.cpa_algorithm import Budget
+    from cbam.engine.core.path import reconstruct
+    from cbam.engine.cpa.value.refiner import interpolate, interpolate_by_slice
 
     src = """
     extern int system_call();

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import registry
+from cbam.engine.cpa import registry
 from cbam.engine.options import DATA_MODELS, THEORIES
 from cbam.server import handlers
 from cbam.server.codes import Code

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from cbam.engine import api
-from cbam.engine.analysis import registry
+from cbam.engine.cpa import registry
 
 from tests.conftest import assert_replay_reaches_error, check_error_path
 from tests.sign_analysis import SIGN

@@ -1,4 +1,4 @@
-"""Template invariants over arrays' cells (analysis/horn_templates.py) and the fixed variables
+"""Template invariants over arrays' cells (algorithms/horn/templates.py) and the fixed variables
 they rest on (cfa/constants.py): loop nests over arrays proved in seconds, where Spacer and
 the unrolling engines time out, and never a proof of a program that fails."""
 
@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import horn
+from cbam.engine.algorithms.horn import clauses as horn
+from cbam.engine.algorithms.horn import templates as horn_templates
 from cbam.engine.cfa.constants import fixed_values
 from cbam.engine.verify import run_deep
 
@@ -82,7 +83,7 @@ BY_INDEX = HEAD + """int main(void) {
 
 def templates(src: str, tmp_path: Path, seconds: float = 30.0) -> horn.HornOutcome:
     program = load_src(src, tmp_path)
-    return run_deep(lambda: horn.solve_templates(program, seconds))
+    return run_deep(lambda: horn_templates.prove(program, seconds))
 
 
 @pytest.mark.parametrize("src", [INIT, MAX, MIRROR, MATRIX, BY_INDEX], ids=["init", "max", "mirror", "matrix", "by-index"])
@@ -175,7 +176,7 @@ def test_a_read_before_the_write_in_a_loop_is_not_fixed(tmp_path: Path) -> None:
 def test_large_arrays_are_those_over_256_elements_or_of_variable_length(tmp_path: Path) -> None:
     """scope.large_arrays decides whether the templates go before merged-path BMC: small
     arrays are unrolled faster than the templates fail."""
-    from cbam.engine.analysis import scope
+    from cbam.engine.algorithms import scope
 
     def large(decl: str) -> bool:
         return scope.large_arrays(load_src(f"int main(void) {{ int n = 5; {decl} return 0; }}\n", tmp_path))
@@ -193,8 +194,8 @@ def test_an_undecided_clause_keeps_what_it_preserves_one_by_one() -> None:
     import time
 
     import z3
-    from cbam.engine.analysis import horn_templates
-    from cbam.engine.analysis.horn import Clause
+    from cbam.engine.algorithms.horn import templates as horn_templates
+    from cbam.engine.algorithms.horn.clauses import Clause
 
     x, y = z3.Ints("x y")
     head = ("f", 1)

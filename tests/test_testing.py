@@ -1,4 +1,4 @@
-"""Random tests as a source of violations (analysis/testing.py): a run that reaches an error is
+"""Random tests as a source of violations (algorithms/testing.py): a run that reaches an error is
 a violation only once its path, replayed with the values the run drew, reaches it again; every
 one found is reported with its path and a harness that gcc runs to the error."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from cbam.engine.analysis import testing
-from cbam.engine.analysis.cpa_algorithm import Budget
-from cbam.engine.analysis.paths import explore
+from cbam.engine.algorithms import testing
+from cbam.engine.algorithms.paths import explore
+from cbam.engine.core.cpa_algorithm import Budget
 
 from .conftest import ROOT, assert_replay_reaches_error, check_error_path, load_src, verify_src
 from .test_horn_samples import ACKERMANN

@@ -31,7 +31,7 @@ int main(void) {
 # Runs the CLI in a fresh interpreter and reports which heavy modules it imported: the engine's,
 # and standard modules that cost milliseconds of a start-up measured in tens of them (shutil
 # through argparse's help formatter, typing, hashlib's OpenSSL, dataclasses and the inspect module it loads).
-# "z3.z3" is the real z3: the name "z3" alone may be the engine's stand-in (engine/lazy_z3.py).
+# "z3.z3" is the real z3: the name "z3" alone may be the engine's stand-in (engine/smt/lazy_z3.py).
 _PROBE = """
 import json, sys
 from cbam.cli import main

@@ -14,9 +14,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cbam.engine.analysis import cparec, horn, horn_samples, kinduction, recursion_bmc, scope
-from cbam.engine.analysis.result import UnknownReason
+from cbam.engine.algorithms import cparec, kinduction, scope
+from cbam.engine.algorithms.bmc import recursion
+from cbam.engine.algorithms.horn import clauses, samples, templates
 from cbam.engine.cfa.load import load_program
+from cbam.engine.core.result import UnknownReason
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
@@ -89,13 +91,13 @@ def test_each_whole_program_engine_gives_up(name: str, tmp_path: Path) -> None:
     program = load_src(PROGRAMS[name], tmp_path)
     assert scope.unsupported_reached(program)
     outcomes = {
-        "spacer": horn.solve(program, 10),
-        "templates": horn.solve_templates(program, 10),
-        "samples": horn_samples.solve(program, 10),
+        "spacer": clauses.solve(program, 10),
+        "templates": templates.prove(program, 10),
+        "samples": samples.solve(program, 10),
         "cparec": cparec.solve(program, 10),
         "k-induction": kinduction.solve(program, 10),
         "algebraic": kinduction.solve_algebraic(program, 10),
-        "recursion-bmc": recursion_bmc.solve(program, 10),
+        "recursion-bmc": recursion.solve(program, 10),
     }
     for engine, out in outcomes.items():
         assert out.status != "safe", f"{engine} proved {name}"

@@ -21,17 +21,18 @@ import json
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..analysis.arg import ARGState
-from ..analysis.cpa import Block, CompositeCPA
-from ..analysis.summaries import render_block
 from ..cfa.callgraph import CallGraph
-from ..cfa.cfa import CFANode, Program
+from ..cfa.cfa import Program
+from ..cfa.ir import CFANode
+from ..core.arg import ARGState
+from ..core.cpa import Block, CompositeCPA
+from ..core.summaries import render_block
 from .keys import analysis_context
 from .keys import digest as _h
 from .store import CacheStore
 
 if TYPE_CHECKING:
-    from ..analysis.bam import BAM, BlockResult
+    from ..core.bam import BAM, BlockResult
     from ..options import VerifyOptions
 
 

@@ -27,14 +27,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..analysis.cpa_algorithm import BudgetExceeded
-from ..analysis.result import VerificationResult, Violation
-from ..cfa.cfa import CFANode, Program
+from ..cfa.cfa import Program
+from ..cfa.ir import CFANode
+from ..core.cpa_algorithm import BudgetExceeded
+from ..core.result import VerificationResult, Violation
 from .results import dump_result, load_result
 from .store import CacheStore
 
 if TYPE_CHECKING:
-    from ..analysis.bam import BAM
+    from ..core.bam import BAM
     from .blockcache import PersistentBlocks
 
 

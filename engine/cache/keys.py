@@ -91,7 +91,7 @@ def analysis_context(program: Program, opts: VerifyOptions) -> str:
     """What every block abstraction of a run depends on besides its own block: the analysis and
     the program-wide facts its domains read beyond a function's own code (each analysis says
     which, in its registry entry)."""
-    from ..analysis import registry
+    from ..cpa import registry
 
     found = registry.analyses(registry.configuration(opts.config))
     return digest(KEY_RECIPE, engine_code(), opts.analysis_material(), program.data_model.name,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.result import (
+from ..cfa.cfa import Program
+from ..core.result import (
     InputReport,
     PathStepReport,
     Statistics,
@@ -18,7 +19,6 @@ from ..analysis.result import (
     VerificationResult,
     Violation,
 )
-from ..cfa.cfa import Program
 from ..frontend.errors import Range
 
 

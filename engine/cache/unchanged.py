@@ -17,14 +17,14 @@ TYPE_CHECKING = False  # typing itself is not imported: see store.py
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..analysis.result import VerificationResult
+    from ..core.result import VerificationResult
     from .store import CacheStore
 
 
 def render(result: VerificationResult) -> dict[str, Any]:
     """The stored answer: the result's report (the CLI's JSON, which its text is printed from) and
     each violation's test harness. A cached answer did no analysis work: its statistics are zero."""
-    from ..analysis.result import Statistics  # on the path that stores a fresh result only
+    from ..core.result import Statistics  # on the path that stores a fresh result only
 
     report = result.to_json()
     report.pop("source")

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cfa import CFANode
 from .ctype import DataModel, IntType
-from .ir import AssignEdge, AssumeEdge, Binary, BlankEdge, Cast, Const, Edge, Expr, Var
+from .ir import AssignEdge, AssumeEdge, Binary, BlankEdge, Cast, CFANode, Const, Edge, Expr, Var
 
 MAX_BODY = 64  # edges on the body's path
 MAX_STEP = 1 << 16  # |d|: keeps n * d far from 64-bit overflow

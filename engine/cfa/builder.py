@@ -19,7 +19,7 @@ from ..frontend.attributes import unsupported_reason as attribute_unsupported
 from ..frontend.errors import Diagnostic, Range, Unsupported
 from ..frontend.srcmap import Spans
 from .acceleration import accelerate
-from .cfa import CFANode, FunctionCFA, Program, VarInfo
+from .cfa import FunctionCFA, Program, VarInfo
 from .ctype import (
     ArrayType,
     CType,
@@ -37,6 +37,7 @@ from .ir import (
     BlankEdge,
     CallEdge,
     Cast,
+    CFANode,
     Const,
     DeclEdge,
     Edge,
@@ -54,7 +55,7 @@ from .translate.common import (
     START_FUNCTION,
     UNSUPPORTED_TYPE,
     VA_AREA,
-    _Scope,
+    Scope,
     unsupported_reason,
 )
 from .translate.declarations import DeclarationBuilder
@@ -73,7 +74,7 @@ __all__ = ["ProgramBuilder", "FunctionBuilder", "START_FUNCTION"]
 class ProgramBuilder(TypeResolver):
     """Builds a :class:`Program` from a parsed translation unit."""
 
-    def function_builder(self, name: str | None, scope: _Scope, const_only: bool = False) -> FunctionBuilder:
+    def function_builder(self, name: str | None, scope: Scope, const_only: bool = False) -> FunctionBuilder:
         return FunctionBuilder(self, name, scope, const_only)
 
     def __init__(self, ast: c_ast.FileAST, spans: Spans, dm: DataModel, main_file: str, entry: str = "main",
@@ -87,12 +88,12 @@ class ProgramBuilder(TypeResolver):
         self.entry = entry
         self.vars: dict[str, VarInfo] = {}
         self.structs: dict[str, list[tuple[str, CType]]] = {}
-        self.global_scope = _Scope(None)
+        self.global_scope = Scope(None)
         self.func_types: dict[str, FunctionType] = {}
         self.func_defs: dict[str, c_ast.FuncDef] = {}
         self.declared: dict[str, Range | None] = {}
         self.diagnostics: list[Diagnostic] = []
-        self.static_inits: list[tuple[Var, c_ast.Decl, _Scope]] = []
+        self.static_inits: list[tuple[Var, c_ast.Decl, Scope]] = []
         # Globals declared extern and not (yet) defined here, with their declaration's edge.
         self.extern_only: dict[str, DeclEdge] = {}
         # A struct completed by its flexible array member's initialiser -> the struct declared.
@@ -304,12 +305,12 @@ class FunctionBuilder(ExpressionBuilder, BitFieldBuilder, CallBuilder, Declarati
                       VlaBuilder):
     """Builds one function's CFA (or the synthetic start function)."""
 
-    def __init__(self, pb: ProgramBuilder, name: str | None, scope: _Scope, const_only: bool = False):
+    def __init__(self, pb: ProgramBuilder, name: str | None, scope: Scope, const_only: bool = False):
         self.pb = pb
         self.dm = pb.dm
         self.name = name or "<const>"
         self.const_only = const_only
-        self.scope = _Scope(scope, name) if name not in (None, START_FUNCTION) else scope
+        self.scope = Scope(scope, name) if name not in (None, START_FUNCTION) else scope
         self.nodes: list[CFANode] = []
         self.entry = self.new_node()
         self.exit = self.new_node()
@@ -319,11 +320,11 @@ class FunctionBuilder(ExpressionBuilder, BitFieldBuilder, CallBuilder, Declarati
         self.break_stack: list[CFANode] = []
         self.continue_stack: list[CFANode] = []
         # The scopes a break or continue jumps out to (the variables of those it leaves die).
-        self.break_scopes: list[_Scope] = []
-        self.continue_scopes: list[_Scope] = []
+        self.break_scopes: list[Scope] = []
+        self.continue_scopes: list[Scope] = []
         self.function_scope = self.scope
-        self.label_scopes: dict[str, _Scope] = {}
-        self.pending_gotos: list[tuple[BlankEdge, _Scope, str]] = []
+        self.label_scopes: dict[str, Scope] = {}
+        self.pending_gotos: list[tuple[BlankEdge, Scope, str]] = []
         self.addressed_names: frozenset[str] = frozenset()
         self.switch_cases: list[dict[int, CFANode]] = []
         self.local_names: dict[str, int] = {}

@@ -1,52 +1,16 @@
-"""Control-flow automata: nodes, per-function CFAs, and the whole program."""
+"""Control-flow automata: per-function CFAs over the nodes and edges of ir.py, and the whole
+program."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ..frontend.errors import Diagnostic, Range
 from .ctype import CType, DataModel
-
-if TYPE_CHECKING:
-    from .ir import Edge
-
-
-@dataclass(frozen=True)
-class ErrorInfo:
-    """What makes a node a target: the kind of check and a message for people."""
-
-    kind: str  # "reach_error" | "assert" | "verifier_assert" | "assert_fail"
-    message: str
-    range: Range | None
-    check_text: str = ""
-
-
-class CFANode:
-    __slots__ = ("function", "id", "out", "inn", "loop_head", "error", "label", "_key", "canon")
-
-    def __init__(self, function: str, id: int):
-        self.function = function
-        self.id = id
-        self.out: list[Edge] = []
-        self.inn: list[Edge] = []
-        self.loop_head = False
-        self.error: ErrorInfo | None = None
-        self.label: str | None = None
-        self._key = f"{function}:{id}"
-        self.canon = -1  # index in the canonical order (set with the fingerprint; stable across layout edits)
-
-    @property
-    def key(self) -> str:
-        return self._key
-
-    def __repr__(self) -> str:
-        return f"N{self._key}"
-
-    def __lt__(self, other: CFANode) -> bool:
-        return (self.function, self.id) < (other.function, other.id)
+from .ir import CFANode, Edge
 
 
 @dataclass
@@ -143,7 +107,7 @@ class Program:
 
     def interprocedural_edges(self) -> list[FunctionCallEdge | FunctionReturnEdge]:
         """The call and return edges between the per-function CFAs, one pair per call site."""
-        from .ir import CallEdge  # ir imports this module
+        from .ir import CallEdge
 
         out: list[FunctionCallEdge | FunctionReturnEdge] = []
         for f in self.all_functions():

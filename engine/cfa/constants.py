@@ -12,9 +12,21 @@ its constant on every execution, so an encoding may use the constant in its plac
 
 from __future__ import annotations
 
-from .cfa import CFANode, FunctionCFA, Program
+from .cfa import FunctionCFA, Program
 from .ctype import IntType
-from .ir import AssignEdge, CallEdge, Cast, Const, DeclEdge, Edge, Expr, ExternalCallEdge, ReturnEdge, Var
+from .ir import (
+    AssignEdge,
+    CallEdge,
+    Cast,
+    CFANode,
+    Const,
+    DeclEdge,
+    Edge,
+    Expr,
+    ExternalCallEdge,
+    ReturnEdge,
+    Var,
+)
 
 
 def fixed_values(program: Program) -> dict[str, int]:

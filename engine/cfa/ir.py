@@ -12,10 +12,6 @@ from dataclasses import dataclass, field
 from ..frontend.errors import Range
 from .ctype import CType, IntType
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .cfa import CFANode  # annotations only: the CFA module builds on this one
-
 
 class Expr:
     type: CType
@@ -39,6 +35,42 @@ class Expr:
         # looks its fields up on every call, three times the cost, and a new process unpickles
         # the expressions of every stored CFA it reuses (1,700 for the bench's 100 functions).
         return (type(self), tuple(getattr(self, name) for name in self.__match_args__))
+
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """What makes a node a target: the kind of check and a message for people."""
+
+    kind: str  # "reach_error" | "assert" | "verifier_assert" | "assert_fail"
+    message: str
+    range: Range | None
+    check_text: str = ""
+
+
+class CFANode:
+    __slots__ = ("function", "id", "out", "inn", "loop_head", "error", "label", "_key", "canon")
+
+    def __init__(self, function: str, id: int):
+        self.function = function
+        self.id = id
+        self.out: list[Edge] = []
+        self.inn: list[Edge] = []
+        self.loop_head = False
+        self.error: ErrorInfo | None = None
+        self.label: str | None = None
+        self._key = f"{function}:{id}"
+        self.canon = -1  # index in the canonical order (set with the fingerprint; stable across layout edits)
+
+    @property
+    def key(self) -> str:
+        return self._key
+
+    def __repr__(self) -> str:
+        return f"N{self._key}"
+
+    def __lt__(self, other: CFANode) -> bool:
+        return (self.function, self.id) < (other.function, other.id)
 
 
 @dataclass(frozen=True, slots=True)

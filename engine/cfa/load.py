@@ -16,7 +16,7 @@ from ..frontend.errors import Diagnostic, FrontendError
 from ..frontend.gnu_syntax import rewrite_gnu_syntax
 from ..frontend.preprocess import INCLUDE_DIR, Preprocessing, PreprocessOptions, find_cpp, parse_gcc_errors
 from ..frontend.source_key import source_key, unpreprocessed_key
-from ..frontend.srcmap import SourceMap, Spans, _read_text
+from ..frontend.srcmap import SourceMap, Spans, read_text
 from ..frontend.tokens import split_preprocessed
 from . import incremental
 from .builder import ProgramBuilder
@@ -87,7 +87,7 @@ def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry:
         if text is not None and p == path:
             return text
         if p not in files:
-            files[p] = _read_text(p)
+            files[p] = read_text(p)
         return files[p]
 
     pplines, parser_text = rewrite_gnu_syntax(*split_preprocessed(pp))
@@ -159,7 +159,7 @@ def _as_written(d: Diagnostic, path: str, text: str | None) -> Diagnostic:
     name at the diagnostic's position, so that is the name the message gives."""
     if "__cbam_" not in d.message or d.file != path:
         return d
-    source = text if text is not None else _read_text(path)
+    source = text if text is not None else read_text(path)
     if source is None:
         return d
     lines = source.splitlines()

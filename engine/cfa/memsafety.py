@@ -14,7 +14,7 @@ failing assert ends the path as abort() would.
 
 from __future__ import annotations
 
-from .cfa import ErrorInfo, FunctionCFA, Program
+from .cfa import FunctionCFA, Program
 from .ctype import ArrayType, CType, IntType
 from .ir import (
     AbortEdge,
@@ -27,6 +27,7 @@ from .ir import (
     DeclEdge,
     Deref,
     Edge,
+    ErrorInfo,
     Expr,
     ExternalCallEdge,
     FitsEdge,

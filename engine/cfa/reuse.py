@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..frontend.errors import Diagnostic, Range
 from ..sha import code_files, sha256
-from .cfa import CFANode, FunctionCFA, VarInfo
+from .cfa import FunctionCFA, VarInfo
+from .ir import CFANode
 
 if TYPE_CHECKING:
     from pycparser import c_ast

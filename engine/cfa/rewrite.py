@@ -3,8 +3,8 @@ cfa/allocation.py): a fresh node, and linking an edge into its nodes."""
 
 from __future__ import annotations
 
-from .cfa import CFANode, FunctionCFA
-from .ir import Edge
+from .cfa import FunctionCFA
+from .ir import CFANode, Edge
 
 
 def new_node(f: FunctionCFA) -> CFANode:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .tokens import PPLine, _line_tokens
+from .tokens import PPLine, line_tokens
 
 ELVIS = "__cbam_elvis"  # the middle operand of a rewritten ``a ?: b``
 RANGE = "__cbam_range"  # ``__cbam_range(lo, hi)``: a case range or a range designator
@@ -76,7 +76,7 @@ def _edits(lines: list[str]) -> dict[int, list[tuple[int, int, str]]]:
     for li, raw in enumerate(lines):
         if not raw or raw.lstrip().startswith("#"):
             continue
-        for text, col, end_col in _line_tokens(raw):
+        for text, col, end_col in line_tokens(raw):
             toks.append(_Tok(text, li, col - 1, end_col - 1))
     edits: dict[int, list[tuple[int, int, str]]] = {}
 

@@ -28,7 +28,7 @@ class SourceMap:
         built; the others keep their place in the grouping, so every included line is
         aligned exactly as in a map of the whole file. ``groups``: alignment_groups(lines),
         when the caller has made them already."""
-        self._read = read_file or _read_text
+        self._read = read_file or read_text
         self.tokens: list[Token] = []
         self.origin: list[tuple[str, int, int, int, int]] = []  # file, line, col, end_line, end_col
         self._by_coord: dict[tuple[int, int], int] = {}  # (physical line, column) -> token
@@ -194,7 +194,7 @@ def original_tokens(text: str) -> tuple[list[Token], list[int]]:
     return hit
 
 
-def _read_text(path: str) -> str | None:
+def read_text(path: str) -> str | None:
     try:
         if os.path.getsize(path) > 20_000_000:
             return None

@@ -113,7 +113,7 @@ def tokenize_file(text: str) -> list[Token]:
             got, pos, line = _scan(text, pos, line, True)
             extend(got)
             continue
-        extend([Token(t, line, c, line, e) for t, c, e in _line_tokens(raw)])
+        extend([Token(t, line, c, line, e) for t, c, e in line_tokens(raw)])
         line += 1
         pos = n if eol < 0 else eol + 1
     return tokens
@@ -126,7 +126,7 @@ _LINE_TOKENS: dict[str, list[tuple[str, int, int]]] = {}
 _LINE_TOKENS_MAX = 200_000
 
 
-def _line_tokens(raw: str) -> list[tuple[str, int, int]]:
+def line_tokens(raw: str) -> list[tuple[str, int, int]]:
     # Most lines survive an edit unchanged, so their tokens are memoized on their text.
     toks = _LINE_TOKENS.get(raw)
     if toks is None:
@@ -185,7 +185,7 @@ class PPLine:
     def tokens(self) -> list[Token]:
         if self._tokens is None:
             phys = self.phys
-            self._tokens = [Token(t, phys, c, phys, e) for t, c, e in _line_tokens(self.raw)]
+            self._tokens = [Token(t, phys, c, phys, e) for t, c, e in line_tokens(self.raw)]
         return self._tokens
 
 

@@ -14,20 +14,20 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..analysis.result import Statistics, UnknownReason, VerificationResult
 from ..cache import certificate, keys, unchanged
 from ..cache.blockcache import PersistentBlocks, function_keys
 from ..cache.results import dump_result, load_result
+from ..core.result import Statistics, UnknownReason, VerificationResult
 from . import phases as phase_schedule
 
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from ..analysis.bam import BAM
-    from ..analysis.cpa import Block, CompositeCPA
-    from ..analysis.registry import Analysis
     from ..cache.store import CacheStore
     from ..cfa.cfa import Program
+    from ..core.bam import BAM
+    from ..core.cpa import Block, CompositeCPA
+    from ..cpa.registry import Analysis
     from ..options import VerifyOptions
 
     # A search's violation certificates: their levels, the analyses, the precision they were

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..analysis.registry import Analysis
+from ..cpa.registry import Analysis
 
 
 class Phase(NamedTuple):

@@ -4,7 +4,7 @@
    first phase for a moment (``PROBE_SECONDS``), which settles what explicit values settle
    at once (most bounded recursion, and any edit whose summaries the cache still holds);
    beside it and beside every engine after it, in a forked child on another core
-   (pipeline/beside.py), **whole-program invariants from Horn clauses** (analysis/horn.py), for
+   (pipeline/beside.py), **whole-program invariants from Horn clauses** (algorithms/horn/clauses.py), for
    half of the time (``BESIDE_SHARE``, at most ``BESIDE_SECONDS``): whichever engine settles the
    program first answers, and Spacer's proof stops the one that runs. The second tries below
    run beside it too; before an UNKNOWN the run waits for Spacer's answer. On one core, or without
@@ -21,17 +21,17 @@
    pauses there and goes on where it stopped after merged-path BMC if that ran out of time
    (``PATHS_MEMORY_SHARE``, at most ``PATHS_MEMORY_SECONDS``), or longer if a loop ran past
    its deepest bound (``PATHS_DEEP_SHARE``, at most ``PATHS_DEEP_SECONDS``). Then, on a program without
-   memory where one violation is asked for, **random tests** (analysis/testing.py,
+   memory where one violation is asked for, **random tests** (algorithms/testing.py,
    ``TESTING_SHARE``, at most ``TESTING_SECONDS``): runs on random inputs, a run that reaches an
    error confirmed by replaying its path with the values it drew. They find violations deeper
    than the symbolic engines reach in time (a pure recursion's call tree, a loop of nonlinear
    products).
    Before Spacer, on a program with arrays whose cells the clauses track, **template
-   invariants** (analysis/horn_templates.py, ``TEMPLATES_SHARE``, at most ``TEMPLATES_SECONDS``):
+   invariants** (algorithms/horn/templates.py, ``TEMPLATES_SHARE``, at most ``TEMPLATES_SECONDS``):
    facts over what a loop nest writes into an array, kept Houdini-style, for the same check;
    on a program that merged-path BMC tries first (below), they come after it unless an array
    is large (``scope.large_arrays``), which BMC would enumerate element by element.
-   On a program without recursion, **k-induction** (analysis/kinduction.py) follows, with
+   On a program without recursion, **k-induction** (algorithms/kinduction.py) follows, with
    the same share (at most ``KIND_SECONDS``): bit-vector BMC and induction over the same
    clauses, anchored at loop heads (Houdini invariants only in the retry below). It proves loops
    whose body re-establishes the property whatever state it starts in (the lock patterns),
@@ -44,11 +44,11 @@
    where the bit-vector engines cannot prove them and CEGAR would unroll. A program where no
    equality is guessed costs the sampling alone (a few seconds at most). On a recursive
    program without memory, **summaries guessed from runs** instead (CPArec's first candidates,
-   analysis/horn_samples.py, ``GUESSED_SHARE``, at most ``GUESSED_SECONDS``): the equalities
+   algorithms/horn/samples.py, ``GUESSED_SHARE``, at most ``GUESSED_SECONDS``): the equalities
    every sampled call satisfies (``\result == n*m``; ``\result == m + n`` where it fits the
    result's type), kept where Houdini proves them over the clauses with exact products.
    If Spacer ran out of time and CEGAR (below) then gives up early: on a recursive program,
-   CPArec (analysis/cparec.py) gets a third of the time left, then Spacer half of what remains;
+   CPArec (algorithms/cparec.py) gets a third of the time left, then Spacer half of what remains;
    on any other, Spacer half, then k-induction with Houdini's invariants a third of the rest
    (at most ``KIND_RETRY_SECONDS``), its candidates including what the analyses offer
    (``registry.invariants``: the interval analysis's facts, the predicate analysis's loop
@@ -59,14 +59,14 @@
    proves programs whose invariants its abstract domains express, with summaries that the
    cache keeps across edits. On a small recursive program under a time limit (of at least
    ``SPLIT_MIN_SECONDS``) it gets a share of the time left (``CEGAR_SHARE``). If that runs out, Spacer gets a second try of a few
-   seconds, then **BMC through the recursion** (analysis/recursion_bmc.py) most of the rest
+   seconds, then **BMC through the recursion** (algorithms/bmc/recursion.py) most of the rest
    (``BMC_SHARE``): the calls instantiated down to a doubling depth,
    with machine integers, for violations deeper than CEGAR's value analysis enumerates in
    time (Fibonacci05 needs 8 levels of a tree of calls, id_o1000 a chain of 1000). It only
    finds violations, confirmed exactly with inputs and a harness; with more than one asked
    for, its violation joins the run's as one found before the time ran out. Without one,
    CPArec gets what is left.
-2. **Path exploration** (analysis/paths.py), with the time CEGAR left, when CEGAR ended
+2. **Path exploration** (algorithms/paths.py), with the time CEGAR left, when CEGAR ended
    without deciding every error location and not for lack of time: refinement made no
    progress (relations over memory contents, which the abstract domains do not express), a
    construct an abstract domain does not support, or an error path it could not confirm. It
@@ -78,8 +78,8 @@ Which engine decided is reported in the result's statistics (``decided_by``: "te
 recursion with ``unwinding_depth``, found the violation), "testing", "cparec", "cegar", "paths" or
 "cegar+paths", "cegar+testing").
 
-A configuration whose strategy is "cparec" (analysis/registry.py) runs **CPArec** alone
-(analysis/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
+A configuration whose strategy is "cparec" (cpa/registry.py) runs **CPArec** alone
+(algorithms/cparec.py, seed 002) instead: bounded unwinding of the recursion, summaries from the
 unwound program's invariants, checked for inductiveness and then with machine integers. A
 counterexample it finds within ``k`` recursive calls is confirmed by path exploration, which is
 exact (with inputs and a harness); ``decided_by`` is "cparec" either way.
@@ -92,11 +92,14 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from ..analysis import registry, scope
-from ..analysis.cegar import Confirmed
-from ..analysis.cpa_algorithm import Budget
-from ..analysis.result import Statistics, UnknownReason
-from ..cfa.cfa import CFANode, Program
+from ..algorithms import scope
+from ..cex.feasibility import Confirmed
+from ..cfa import traits
+from ..cfa.cfa import Program
+from ..cfa.ir import CFANode
+from ..core.cpa_algorithm import Budget
+from ..core.result import Statistics, UnknownReason
+from ..cpa import registry
 from ..options import VerifyOptions
 from . import beside
 from .beside import Beside, either
@@ -104,7 +107,7 @@ from .search import Search
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..analysis import horn
+    from ..algorithms.horn import clauses
 
 # What leaves no time or no point for another engine.
 _FINAL = (UnknownReason.TIMEOUT, UnknownReason.CANCELLED, UnknownReason.MEMORY, UnknownReason.BAD_OPTION,
@@ -129,7 +132,7 @@ KIND_RETRY_SECONDS = 8.0
 ALGEBRAIC_SHARE = 0.35  # then polynomial loop invariants (kinduction.solve_algebraic), this share
 ALGEBRAIC_SECONDS = 20.0  # ... and at most this: sampling, Houdini and the proof over the integers
 # On a recursive program without memory, the summaries guessed from runs (CPArec's first
-# candidates, analysis/horn_samples.py) instead: this share, at most this long. Alone, they
+# candidates, algorithms/horn/samples.py) instead: this share, at most this long. Alone, they
 # prove what they prove in 1-2 s (Addition03-1, MultCommutative-2, Fibonacci01-1), recHanoi01 in
 # about 6 s, and give up within 7 s on the others of the shared set's recursive tasks.
 GUESSED_SHARE = 0.2
@@ -237,7 +240,7 @@ class _Spacer:
     """Spacer's child, and what the engines beside it ask of it. With no child (one core, no
     fork) it answers nothing, and Spacer runs in its turn."""
 
-    def __init__(self, child: Beside[horn.HornOutcome] | None, program: Program, opts: VerifyOptions,
+    def __init__(self, child: Beside[clauses.HornOutcome] | None, program: Program, opts: VerifyOptions,
                  stats: Statistics):
         self.child = child
         self.program = program
@@ -274,7 +277,7 @@ class _Spacer:
         if self.child is not None:
             self.child.stop()
 
-    def _outcome(self, wait: bool) -> horn.HornOutcome | None:
+    def _outcome(self, wait: bool) -> clauses.HornOutcome | None:
         if self.child is None or not (wait or self.child.ready()):
             return None
         return self.child.answer(_cancel(self.opts))
@@ -317,18 +320,18 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
                 steps += [] if first else [templates]
             else:
                 steps.append(templates)
-                if opts.path_exploration and not scope.uses_memory(program):
+                if opts.path_exploration and not traits.uses_memory(program):
                     steps.insert(0, (partial(_explore_first, on_confirmed=on_confirmed), PATHS_SECONDS, PATHS_SHARE))
-            if not scope.uses_memory(program):
+            if not traits.uses_memory(program):
                 steps.insert(0 if steps[0] is templates else 1,
                              (partial(_test_first, on_confirmed=on_confirmed, keep=tested_found), TESTING_SECONDS,
                               TESTING_SHARE))
             steps += [] if alongside else [(_prove, HORN_SECONDS, HORN_SHARE)]
-            if not scope.recursive(program):
+            if not traits.recursive(program):
                 steps += [(partial(_prove_kinduction, strengthen=False, on_confirmed=on_confirmed),
                            KIND_SECONDS, HORN_SHARE),
                           (_prove_algebraic, ALGEBRAIC_SECONDS, ALGEBRAIC_SHARE)]
-            elif not scope.uses_memory(program):
+            elif not traits.uses_memory(program):
                 steps.append((_prove_guessed, GUESSED_SECONDS, GUESSED_SHARE))
                 guessed = True
             for prove, most, share in steps:
@@ -386,7 +389,7 @@ def _engines(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Ca
         kind_again = partial(_prove_kinduction, facts=partial(registry.invariants, registry.configuration(opts.config),
                                                               program, out.precision or {}))
         order: list[tuple[Prover, int]] = ([(cparec_again, 1)] if searched
-                                           else [(cparec_again, 3), (_prove, 2)] if scope.recursive(program)
+                                           else [(cparec_again, 3), (_prove, 2)] if traits.recursive(program)
                                            else [(_prove, 2), (kind_again, 3)])
         if alongside:  # (CPArec gets half of what is left, k-induction a third, as below)
             order = [(p, n if p is kind_again else min(n, 2)) for p, n in order if p is not _prove]
@@ -436,26 +439,26 @@ def _horn_applies(program: Program, opts: VerifyOptions) -> bool:
 def _prove(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float) -> tuple[Search | None, bool]:
     """The Horn-clause engine's proof as a finished search (None: nothing happened, the other
     engines run as they would without it), and whether more time might give one."""
-    from ..analysis import horn
+    from ..algorithms.horn import clauses
 
-    out = horn.solve(program, seconds, _cancel(opts))
+    out = clauses.solve(program, seconds, _cancel(opts))
     return (_proved(stats, "invariants", out.summaries, program), False) if out.status == "safe" else (None, out.timed_out)
 
 
-def _horn_outcome(program: Program, seconds: float) -> horn.HornOutcome:
+def _horn_outcome(program: Program, seconds: float) -> clauses.HornOutcome:
     """Spacer's outcome, in a child beside the probe (which cancels it when it is not wanted)."""
-    from ..analysis import horn
+    from ..algorithms.horn import clauses
 
-    return horn.solve(program, seconds)
+    return clauses.solve(program, seconds)
 
 
 def _prove_templates(program: Program, opts: VerifyOptions, stats: Statistics,
                      seconds: float) -> tuple[Search | None, bool]:
     """The template invariants' proof as a finished search (None: none), and whether more time
     might give one."""
-    from ..analysis import horn
+    from ..algorithms.horn import templates
 
-    out = horn.solve_templates(program, seconds, _cancel(opts))
+    out = templates.prove(program, seconds, _cancel(opts))
     return (_proved(stats, "templates", out.summaries, program), False) if out.status == "safe" else (None, out.timed_out)
 
 
@@ -463,7 +466,7 @@ def _prove_cparec(program: Program, opts: VerifyOptions, stats: Statistics,
                   seconds: float, guess: bool = True) -> tuple[Search | None, bool]:
     """CPArec's proof as a finished search (None: none; its counterexamples are left to path
     exploration, which runs next anyway), and whether more time might give one."""
-    from ..analysis import cparec
+    from ..algorithms import cparec
 
     out = cparec.solve(program, seconds, _cancel(opts), guess=guess)
     if out.status != "safe":
@@ -476,9 +479,9 @@ def _prove_guessed(program: Program, opts: VerifyOptions, stats: Statistics,
                    seconds: float) -> tuple[Search | None, bool]:
     """The proof by summaries guessed from runs (CPArec's first candidates, horn_samples.py) as
     a finished search (None: none), and whether more time might give one."""
-    from ..analysis import horn_samples
+    from ..algorithms.horn import samples
 
-    out = horn_samples.solve(program, seconds, _cancel(opts))
+    out = samples.solve(program, seconds, _cancel(opts))
     return (_proved(stats, "cparec", out.summaries, program), False) if out.status == "safe" else (None, out.timed_out)
 
 
@@ -492,7 +495,7 @@ def _prove_kinduction(program: Program, opts: VerifyOptions, stats: Statistics, 
     A violation its base case finds (BMC) is confirmed like any other and decides the run
     when one violation is asked for; the search for all of them is CEGAR's, which goes on
     from where it stops (None here)."""
-    from ..analysis import kinduction
+    from ..algorithms import kinduction
 
     out = kinduction.solve(program, seconds, _cancel(opts), strengthen=strengthen, facts=facts)
     if out.status == "unsafe" and out.confirmed is not None and opts.max_violations == 1:
@@ -512,7 +515,7 @@ def _prove_algebraic(program: Program, opts: VerifyOptions, stats: Statistics,
                      seconds: float) -> tuple[Search | None, bool]:
     """The polynomial-invariant proof as a finished search (None: none), and whether more time
     might give one."""
-    from ..analysis import kinduction
+    from ..algorithms import kinduction
 
     out = kinduction.solve_algebraic(program, seconds, _cancel(opts))
     if out.status != "safe":
@@ -528,7 +531,7 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
     """Path exploration for a moment, on a program without memory: what it follows to the end
     in that time is decided exactly (it covered every execution), and a violation decides the
     run when one is asked for. Where inputs are bounded ahead of a loop it splits each path
-    into one per value (analysis/paths.py's ``_concrete``), whose branches need no solver:
+    into one per value (algorithms/paths.py's ``_concrete``), whose branches need no solver:
     bench/loops' bresenham, egcd, egcd2, prodbin and prod4br (inputs up to 10) in 0.1-0.8 s,
     where Spacer and Houdini look for polynomial invariants that do not hold with machine
     integers and CEGAR cannot relate the inputs. None: nothing decided (and no second try is
@@ -549,7 +552,7 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
             seconds = _share(opts, t0, PATHS_DEEP_SECONDS, PATHS_DEEP_SHARE)
         elif not unless.get("again"):
             return None, False
-    from ..analysis.paths import Explorer
+    from ..algorithms.paths import Explorer
 
     budget = Budget(seconds, cancel=opts.cancel)
     explorer = paused.pop("explorer", None) if paused is not None else None
@@ -578,14 +581,14 @@ def _explore_first(program: Program, opts: VerifyOptions, stats: Statistics, sec
 def _test_first(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
                 on_confirmed: Callable[[list[Confirmed]], None] | None = None,
                 keep: list[Confirmed] | None = None) -> tuple[Search | None, bool]:
-    """Random tests for a moment (analysis/testing.py), on a program without memory: a run that
+    """Random tests for a moment (algorithms/testing.py), on a program without memory: a run that
     reaches an error is a violation, confirmed by replaying its path with the values it drew.
     With one violation asked for, it decides the run; with more, what they find goes to ``keep``
     (the run's answer gets it, ``_joined``) and the engines after them go on. Deep ones are
     where it pays: a pure recursion that BMC would unwind for a minute (``ackermann(2, 3)``:
     1 s), a loop whose nonlinear arithmetic is costly for the solver (bench/loops'
     prod4br_unwindbound5, at once)."""
-    from ..analysis import testing
+    from ..algorithms import testing
 
     found = testing.find(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
     if not found:
@@ -603,7 +606,7 @@ def _test_first(program: Program, opts: VerifyOptions, stats: Statistics, second
 def _merges_first(program: Program, opts: VerifyOptions) -> bool:
     """Whether merged-path BMC runs before the Horn-clause engines and CEGAR: on a program with
     loops that uses memory (which those engines leave arbitrary or cannot relate to inputs)."""
-    return opts.path_exploration and not scope.merges_paths(program) and scope.uses_memory(program)
+    return opts.path_exploration and not scope.merges_paths(program) and traits.uses_memory(program)
 
 
 def _bmc_merged(program: Program, opts: VerifyOptions, stats: Statistics, seconds: float,
@@ -613,7 +616,7 @@ def _bmc_merged(program: Program, opts: VerifyOptions, stats: Statistics, second
     give one. A violation decides the run when one is asked for; with more, only an answer
     that covered every execution does (CEGAR's search goes on otherwise, and finds them
     again). ``merged`` records how far it got, for its second try before path exploration."""
-    from ..analysis import merged as engine
+    from ..algorithms.bmc import merged as engine
 
     out = engine.check(program, Budget(seconds, cancel=opts.cancel), opts.max_violations)  # type: ignore[arg-type]
     merged["bound"] = out.bound
@@ -644,9 +647,9 @@ def _find_bmc(program: Program, opts: VerifyOptions, out: Search, t0: float,
     remaining = t0 + opts.timeout - time.monotonic()
     if remaining < MIN_SECONDS:
         return None
-    from ..analysis import recursion_bmc
+    from ..algorithms.bmc import recursion
 
-    got = recursion_bmc.solve(program, BMC_SHARE * remaining, _cancel(opts))
+    got = recursion.solve(program, BMC_SHARE * remaining, _cancel(opts))
     out.stats.unwinding_depth = got.depth
     if got.confirmed is None:
         out.reason = f"{out.reason}; BMC through the recursion: {got.reason}"  # how deep none was found
@@ -686,7 +689,8 @@ def _cancel(opts: VerifyOptions) -> Callable[[], bool]:
 def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
             t0: float, known: dict[int, CFANode], on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
     remaining = NO_LIMIT if opts.timeout is None else t0 + opts.timeout - time.monotonic()
-    from ..analysis import cparec, horn
+    from ..algorithms import cparec
+    from ..algorithms.horn import clauses
 
     out = cparec.solve(program, remaining, _cancel(opts))
     stats.unwinding_depth = out.depth
@@ -700,7 +704,7 @@ def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Cal
         if search.confirmed:
             stats.decided_by = "cparec"
         return search
-    timed_out = out.timed_out or out.reason.startswith(horn.GAVE_UP)
+    timed_out = out.timed_out or out.reason.startswith(clauses.GAVE_UP)
     if timed_out:  # more time might decide it: not a final answer
         stats.phases_cut_by_time += 1
     return Search(status="unknown", kind=UnknownReason.TIMEOUT if timed_out else UnknownReason.NO_PROGRESS,
@@ -750,7 +754,7 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         if on_confirmed is not None:
             on_confirmed(list(streamed))
 
-    if merge_paths and not tested and not scope.uses_memory(program):
+    if merge_paths and not tested and not traits.uses_memory(program):
         if _complete_tested(program, opts, search, remaining, excluded, confirmed_now, found):
             return
         found = len(search.confirmed) + len(known)
@@ -766,7 +770,7 @@ def complete(program: Program, opts: VerifyOptions, search: Search, t0: float, k
         if remaining is not None and remaining < MIN_SECONDS:
             return
     budget = Budget(remaining, cancel=opts.cancel)  # type: ignore[arg-type]
-    from ..analysis.paths import explore
+    from ..algorithms.paths import explore
 
     explorer = (paused or {}).pop("explorer", None)
     if explorer is not None and found == 0 and opts.max_violations == 1:
@@ -806,7 +810,7 @@ def _complete_tested(program: Program, opts: VerifyOptions, search: Search, rema
     they did not run before CEGAR: with more than one violation asked for (the editor's mode),
     or on a program too large for the engines before it. Whether their answer is the run's
     (they found every violation asked for). Violations they confirm join the run's."""
-    from ..analysis import testing
+    from ..algorithms import testing
 
     seconds = TESTING_SECONDS if remaining is None else min(TESTING_SECONDS, remaining / 4)
     new = testing.find(program, Budget(seconds, cancel=opts.cancel), opts.max_violations - found,  # type: ignore[arg-type]
@@ -830,7 +834,7 @@ def _complete_merged(program: Program, opts: VerifyOptions, search: Search, rema
     """Merged-path BMC with a share of what CEGAR left (all of it without a limit), before path
     exploration; whether its answer is the run's (it covered every execution, or found every
     violation asked for, or the run was cancelled). Violations it confirms join the run's."""
-    from ..analysis import merged as engine
+    from ..algorithms.bmc import merged as engine
 
     seconds = None if remaining is None else MERGED_LATE_SHARE * remaining
     before = {id(c.path.error_node) for c in search.confirmed}

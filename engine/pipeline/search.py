@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import release
-from ..analysis.bam import BAM, FixpointDiverging
-from ..analysis.cegar import CegarOutcome, Confirmed, PathCheck, cegar
-from ..analysis.cpa import Block, CompositeCPA
-from ..analysis.cpa_algorithm import Budget, BudgetExceeded
-from ..analysis.registry import Analysis, build, refiner
-from ..analysis.result import Statistics, UnknownReason
-from ..cfa.cfa import CFANode, Program
+from ..algorithms.cegar import CegarOutcome, PathCheck, cegar
+from ..cex.feasibility import Confirmed
+from ..cfa.cfa import Program
+from ..cfa.ir import CFANode
+from ..core.bam import BAM, FixpointDiverging
+from ..core.cpa import Block, CompositeCPA
+from ..core.cpa_algorithm import Budget, BudgetExceeded
+from ..core.result import Statistics, UnknownReason
+from ..cpa.registry import Analysis, build, refiner
 from ..options import VerifyOptions
 from .phases import Phase, to_json
 
@@ -191,7 +193,7 @@ def run_phases(program: Program, cpa: CompositeCPA, found: list[Analysis], block
 def _confirm_in_bv(program: Program, blocks: dict, opts: VerifyOptions, outcome: CegarOutcome, total: Budget,
                    stats: Statistics, excluded: dict, on_confirmed: Callable[[Confirmed, int], None],
                    max_violations: int) -> CegarOutcome:
-    from ..analysis.registry import configuration
+    from ..cpa.registry import configuration
 
     cpa, found = build(configuration(opts.config), program, blocks, "bv")
     remaining = None if total.deadline is None else max(1e-3, total.deadline - time.monotonic())

@@ -6,7 +6,7 @@ touched, and it runs under BAM with recursion, is cached and reused, and shows i
 
 from __future__ import annotations
 
-from cbam.engine.analysis.registry import Analysis, Configuration, Setup, addressed_variables
+from cbam.engine.cpa.registry import Analysis, Configuration, Setup, addressed_variables
 
 from .cpa import SignCPA
 

@@ -7,8 +7,6 @@ from collections.abc import Hashable
 from itertools import product
 from typing import Any
 
-from cbam.engine.analysis.cpa import CPA, Block
-from cbam.engine.analysis.varmap import expand_map, rebuild_map, reduce_map
 from cbam.engine.cfa.ctype import IntType
 from cbam.engine.cfa.ir import (
     AbortEdge,
@@ -24,6 +22,8 @@ from cbam.engine.cfa.ir import (
     Unary,
     Var,
 )
+from cbam.engine.core.cpa import CPA, Block
+from cbam.engine.cpa.varmap import expand_map, rebuild_map, reduce_map
 
 NEG, ZERO, POS = "-", "0", "+"
 ANY = frozenset({NEG, ZERO, POS})

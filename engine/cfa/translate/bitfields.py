@@ -19,10 +19,6 @@ from ..ctype import CType, IntType, StructType
 from ..ir import AssignEdge, Binary, Cast, Const, Edge, Expr, Member, Var
 from ..struct_layout import BitField, Fields, storage_for
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
-
 
 @dataclass(frozen=True, slots=True)
 class BitFieldRef(Expr):

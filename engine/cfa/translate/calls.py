@@ -5,7 +5,6 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ...frontend.errors import Range, Unsupported
-from ..cfa import ErrorInfo
 from ..ctype import (
     ArrayType,
     CType,
@@ -28,6 +27,7 @@ from ..ir import (
     Const,
     DeclEdge,
     Deref,
+    ErrorInfo,
     Expr,
     ExternalCallEdge,
     FuncRef,
@@ -44,11 +44,8 @@ from .common import (
     unsupported_reason,
 )
 
-TYPE_CHECKING = False
 # Bits of an integer that a floating type holds exactly (x86: float, double, 80-bit long double).
 MANTISSA_BITS = {"float": 24, "double": 53}
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
 
 
 class CallBuilder:

@@ -40,8 +40,8 @@ def unsupported_reason(t: CType) -> str | None:
     return name[len(UNSUPPORTED_TYPE):] if isinstance(name, str) and name.startswith(UNSUPPORTED_TYPE) else None
 
 
-class _Scope:
-    def __init__(self, parent: _Scope | None, function: str | None = None):
+class Scope:
+    def __init__(self, parent: Scope | None, function: str | None = None):
         self.parent = parent
         # The function whose body the scope is in (None at file scope): what a type that names an
         # expression (typeof) builds that expression for.
@@ -54,7 +54,7 @@ class _Scope:
         self.objects: list[Var] = []
 
     def lookup(self, attr: str, name: str):
-        s: _Scope | None = self
+        s: Scope | None = self
         while s is not None:
             table = getattr(s, attr)
             if name in table:

@@ -30,13 +30,9 @@ from ..ir import (
 )
 from .common import (
     NONDET_PREFIX,
-    _Scope,
+    Scope,
     unsupported_reason,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
 
 
 class DeclarationBuilder:
@@ -45,7 +41,7 @@ class DeclarationBuilder:
     # ---- declarations -----------------------------------------------------
     @contextmanager
     def block_scope(self) -> Iterator[None]:
-        self.scope = _Scope(self.scope)
+        self.scope = Scope(self.scope)
         try:
             yield
             self.end_scopes(self.scope.parent)
@@ -53,7 +49,7 @@ class DeclarationBuilder:
             assert self.scope.parent is not None
             self.scope = self.scope.parent
 
-    def leaving(self, scope: _Scope | None, stop: Callable[[_Scope], bool] = lambda _: False) -> list[Var]:
+    def leaving(self, scope: Scope | None, stop: Callable[[Scope], bool] = lambda _: False) -> list[Var]:
         """The variables in memory of the blocks from ``scope`` outwards, innermost (and last
         declared) first, up to the first block ``stop`` accepts. The function's outermost block
         is never among them: it is left by returning, which ends them all."""
@@ -63,7 +59,7 @@ class DeclarationBuilder:
             scope = scope.parent
         return ends
 
-    def end_scopes(self, until: _Scope | None, node: c_ast.Node | None = None) -> None:
+    def end_scopes(self, until: Scope | None, node: c_ast.Node | None = None) -> None:
         """Control leaves the blocks from the current one up to ``until`` (not included): the
         lifetimes of their variables in memory end (an edge that says so, if there are any)."""
         ends = self.leaving(self.scope, lambda s: s is until)
@@ -80,7 +76,7 @@ class DeclarationBuilder:
         that variable's lifetime again.)"""
         for edge, scope, label in self.pending_gotos:
             around_label: set[int] = set()
-            t: _Scope | None = self.label_scopes.get(label)
+            t: Scope | None = self.label_scopes.get(label)
             while t is not None:
                 around_label.add(id(t))
                 t = t.parent

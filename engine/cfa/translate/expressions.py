@@ -48,10 +48,6 @@ from .common import (
 )
 from .vla import VlaPointer, VlaSlice
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
-
 
 class ExpressionBuilder:
     """Expressions: typed, side-effect free, with calls, assignments and short circuits turned into edges and temporaries (a part of FunctionBuilder)."""

@@ -25,10 +25,6 @@ from ..ir import AssignEdge, Const, DeclEdge, Expr, Index, Var
 from ..struct_layout import Fields
 from .common import START_FUNCTION, literal_elem_type, parse_string_literal
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
-
 # The GNU range designator ``[lo ... hi]``, as the token pass spells it for pycparser.
 RANGE_DESIGNATOR = "__cbam_range"
 

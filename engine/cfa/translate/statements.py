@@ -5,7 +5,6 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ...frontend.errors import Unsupported
-from ..cfa import CFANode
 from ..ctype import (
     IntType,
     PointerType,
@@ -16,16 +15,13 @@ from ..ir import (
     AssumeEdge,
     Binary,
     BlankEdge,
+    CFANode,
     Const,
     Expr,
     ReturnEdge,
     Var,
 )
 from .common import is_elvis, range_bounds
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
 
 
 class StatementBuilder:

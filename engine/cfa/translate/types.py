@@ -23,15 +23,12 @@ from ..ir import (
 from ..struct_layout import Fields, LayoutError, MemberSpec, lay_out
 from .common import (
     START_FUNCTION,
-    _Scope,
+    Scope,
 )
 from .vla import VlaSlice
 
 NON_CONSTANT = "a non-constant expression where C requires a constant"
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
 
 
 class TypeResolver:
@@ -42,7 +39,7 @@ class TypeResolver:
         self._anon += 1
         return f"{prefix}{self._anon}"
 
-    def resolve_type(self, node: c_ast.Node, scope: _Scope, where: c_ast.Node | None = None) -> CType:
+    def resolve_type(self, node: c_ast.Node, scope: Scope, where: c_ast.Node | None = None) -> CType:
         if isinstance(node, c_ast.TypeDecl):
             return self.resolve_type(node.type, scope, where or node)
         if isinstance(node, c_ast.Typename):
@@ -90,7 +87,7 @@ class TypeResolver:
             return self.enum_type(node, scope)
         raise Unsupported(f"type {type(node).__name__}", self.range(where or node))
 
-    def typeof_type(self, node: c_ast.TypeOf, scope: _Scope) -> CType:
+    def typeof_type(self, node: c_ast.TypeOf, scope: Scope) -> CType:
         """``typeof(type-name)``, or ``typeof(expression)``: the expression's type, in the scope the
         type is written in. The expression is not evaluated (a variable-length array's would be)."""
         if isinstance(node.expr, c_ast.Typename):
@@ -100,7 +97,7 @@ class TypeResolver:
             raise Unsupported("typeof of a variable-length array", self.range(node))
         return e.type
 
-    def probe(self, node: c_ast.Node, scope: _Scope) -> tuple[Expr, bool]:
+    def probe(self, node: c_ast.Node, scope: Scope) -> tuple[Expr, bool]:
         """An expression built for its type alone (sizeof and typeof do not evaluate theirs), on a
         throw-away builder where its side effects go; and whether it has any."""
         fb = self.function_builder(scope.function or START_FUNCTION, scope)
@@ -109,7 +106,7 @@ class TypeResolver:
         e = fb.expr(node)
         return e, fb.cur is not fb.entry or bool(fb.entry.out)
 
-    def param_type(self, node: c_ast.Node, scope: _Scope, where: c_ast.Node) -> CType:
+    def param_type(self, node: c_ast.Node, scope: Scope, where: c_ast.Node) -> CType:
         """A parameter's type as the function sees it: an array is a pointer to its first element,
         a function a pointer to it. The array's outermost length does not matter, and the inner
         ones may be variable (their rows have no known length then; the function's body keeps
@@ -118,7 +115,7 @@ class TypeResolver:
             return self.dm.pointer(self.param_row_type(node.type, scope, where))
         return self.adjust_param(self.resolve_type(node, scope, where))
 
-    def param_row_type(self, node: c_ast.Node, scope: _Scope, where: c_ast.Node) -> CType:
+    def param_row_type(self, node: c_ast.Node, scope: Scope, where: c_ast.Node) -> CType:
         if not isinstance(node, c_ast.ArrayDecl):
             return self.resolve_type(node, scope, where)
         elem = self.param_row_type(node.type, scope, where)
@@ -137,7 +134,7 @@ class TypeResolver:
             return self.dm.pointer(t)
         return t
 
-    def resolve_names(self, names: list[str], scope: _Scope, where: c_ast.Node) -> CType:
+    def resolve_names(self, names: list[str], scope: Scope, where: c_ast.Node) -> CType:
         dm = self.dm
         words = [n for n in names if n not in ("const", "volatile", "register", "auto", "static", "extern", "inline")]
         if len(words) == 1 and words[0] not in ("int", "char", "short", "long", "signed", "unsigned", "_Bool",
@@ -170,7 +167,7 @@ class TypeResolver:
             return dm.uint128 if unsigned else dm.int128
         return dm.uint if unsigned else dm.int
 
-    def struct_type(self, node: c_ast.Struct | c_ast.Union, scope: _Scope) -> StructType:
+    def struct_type(self, node: c_ast.Struct | c_ast.Union, scope: Scope) -> StructType:
         union = isinstance(node, c_ast.Union)
         if node.name is None:
             st = StructType(self.new_anon("__anon"), union)
@@ -199,7 +196,7 @@ class TypeResolver:
                 self.unsupported_structs[st.key()] = u.what
         return st
 
-    def struct_layout(self, node: c_ast.Struct | c_ast.Union, st: StructType, scope: _Scope) -> Fields:
+    def struct_layout(self, node: c_ast.Struct | c_ast.Union, st: StructType, scope: Scope) -> Fields:
         """The members of a struct or union definition, laid out as gcc lays them out."""
         attrs = self.attrs
         bad = None
@@ -237,7 +234,7 @@ class TypeResolver:
         except LayoutError as e:
             raise Unsupported(str(e), self.range(node)) from None
 
-    def attribute_alignment(self, attrs: list[Attribute], scope: _Scope, where: c_ast.Node) -> int | None:
+    def attribute_alignment(self, attrs: list[Attribute], scope: Scope, where: c_ast.Node) -> int | None:
         """The largest ``aligned(N)`` among ``attrs`` (``aligned`` alone: x86's biggest, 16)."""
         best = None
         for a in attrs:
@@ -249,7 +246,7 @@ class TypeResolver:
             best = n if best is None else max(best, n)
         return best
 
-    def attribute_int(self, a: Attribute, scope: _Scope, where: c_ast.Node) -> int:
+    def attribute_int(self, a: Attribute, scope: Scope, where: c_ast.Node) -> int:
         """An attribute's argument, a constant expression (``8``, ``__alignof__(long long)``),
         parsed on its own with the typedef names it uses declared, evaluated in ``scope``."""
         text = a.args or ""
@@ -275,7 +272,7 @@ class TypeResolver:
             return sm.range_of(i, i)
         return self.range(where)
 
-    def enum_type(self, node: c_ast.Enum, scope: _Scope) -> CType:
+    def enum_type(self, node: c_ast.Enum, scope: Scope) -> CType:
         for a in self.attrs.for_type(node.coord):
             # A packed enum is as narrow as its values allow: a width cbam does not give it.
             why = unsupported_reason(a) or f"the {a.spelling} attribute on an enum"
@@ -297,7 +294,7 @@ class TypeResolver:
                 return t
         return self.dm.uint
 
-    def const_int(self, node: c_ast.Node, scope: _Scope) -> int:
+    def const_int(self, node: c_ast.Node, scope: Scope) -> int:
         fb = self.function_builder(None, scope, const_only=True)
         e = fb.expr(node)
         if not isinstance(e, Const):

@@ -25,10 +25,6 @@ from ...frontend.errors import Unsupported
 from ..ctype import ArrayType, CType
 from ..ir import AddrOf, AssignEdge, Binary, Cast, Const, DeclEdge, Deref, Expr, FitsEdge, Index, Var
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..builder import ProgramBuilder  # noqa: F401
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class VlaSlice(Expr):

@@ -1,1 +1,0 @@
-"""Configurable program analysis: domains, the CPA algorithm, BAM, CEGAR."""
