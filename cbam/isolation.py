@@ -116,8 +116,8 @@ def _child(fn: Callable[[], Any], out: int, peak_memory: Callable[[], float]) ->
         except Exception:  # noqa: BLE001 - an exception that does not pickle: its text
             import traceback
 
-            exc = message[1]
-            text = "".join(traceback.format_exception(exc)) if isinstance(exc, BaseException) else repr(exc)
+            raised = message[1]
+            text = "".join(traceback.format_exception(raised)) if isinstance(raised, BaseException) else repr(raised)
             data = pickle.dumps(("error", text, message[2]))
         view = memoryview(data)
         while view:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os as _os
 
+from .core.result import DecidedBy, UnknownReason
 from .cpa import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
 from .frontend.preprocess import Preprocessing, PreprocessOptions
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from .report_file import FileReport, FunctionReport  # noqa: F401
     from .tasks import Task
 
-__all__ = ["Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions", "NativeReplay",
+__all__ = ["DecidedBy", "UnknownReason", "Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions", "NativeReplay",
            "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
            "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged",
            "unpreprocessed_key", "answer_unpreprocessed", "open_cache", "summaries", "cfa_text", "limit_memory",
@@ -117,7 +118,7 @@ def verify_entries(path: str, *, text: str | None = None, preprocess: Preprocess
 
 def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None) -> FileReport:
     """The report of a run that ended before it had a result (the memory limit, say)."""
-    from .core.result import UnknownReason, VerificationResult
+    from .core.result import VerificationResult
     from .report_file import FileReport, FunctionReport  # noqa: F401
 
     result = VerificationResult("UNKNOWN", reason, config=(options or VerifyOptions()).config,

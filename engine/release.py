@@ -124,9 +124,9 @@ def _parts(x: object) -> list[object]:
             out.extend(v for v in tb.tb_frame.f_locals.values() if _worth_splitting(v))
             tb = tb.tb_next
     if type(x) in (list, tuple, set, deque):
-        values.extend(x)  # type: ignore[call-overload]
+        values.extend(x)  # type: ignore[arg-type]  # (a list, tuple, set or deque)
     elif type(x) is dict:
-        values.extend(x.values())  # type: ignore[attr-defined]
+        values.extend(x.values())
     else:
         attrs = getattr(x, "__dict__", None)
         if type(attrs) is dict:

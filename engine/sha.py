@@ -9,14 +9,14 @@ try:
     from _sha256 import sha256  # CPython <= 3.11
 except ImportError:  # pragma: no cover - depends on the interpreter
     try:
-        from _sha2 import sha256  # type: ignore[no-redef]  # CPython >= 3.12
+        from _sha2 import sha256  # CPython >= 3.12
     except ImportError:
-        from hashlib import sha256  # type: ignore[no-redef]
+        from hashlib import sha256
 
 try:
     from _sha1 import sha1
 except ImportError:  # pragma: no cover - depends on the interpreter
-    from hashlib import sha1  # type: ignore[no-redef]
+    from hashlib import sha1
 
 
 

@@ -19,7 +19,7 @@ from pygls.protocol import LanguageServerProtocol
 
 
 class CbamProtocol(LanguageServerProtocol):
-    def _run_generator(self, future=None, gen=None, result_future=None):  # type: ignore[override]
+    def _run_generator(self, future=None, gen=None, result_future=None):
         before = set(self._request_futures)
         super()._run_generator(future, gen=gen, result_future=result_future)
         for key in [k for k in self._request_futures if k not in before]:

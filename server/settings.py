@@ -142,7 +142,8 @@ class Settings:
 
     def verify_options(self, cache: object, cancel: object) -> VerifyOptions:
         """What a worker verifies with: every result-relevant setting, in one place."""
-        return VerifyOptions(config=self.config, predicate_theory=self.predicate_theory, timeout=float(self.timeout),
+        # (options.py builds VerifyOptions' fields from a table mypy does not read)
+        return VerifyOptions(config=self.config, predicate_theory=self.predicate_theory, timeout=float(self.timeout),  # type: ignore[call-arg]
                              max_violations=self.max_violations, cache=cache, harness=False, cancel=cancel,
                              extra_search_after_violation=float(self.extra_search_seconds),
                              property=self.property, alloc_may_fail=self.alloc_may_fail,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from cbam.engine.api import DecidedBy
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from cbam.engine.api import FunctionReport, VerificationResult
@@ -33,10 +35,10 @@ class SummaryReader:
 
 # How a result without block summaries was proved, by the engine that decided it.
 _PROVED_BY = {
-    "invariants": "Proved with whole-program invariants (Horn clauses)",
-    "templates": "Proved with template invariants (facts over the arrays a loop writes, kept Houdini-style)",
-    "cparec": "Proved by CPArec: a summary checked for inductiveness",
-    "k-induction": "Proved by k-induction with machine integers",
+    DecidedBy.INVARIANTS: "Proved with whole-program invariants (Horn clauses)",
+    DecidedBy.TEMPLATES: "Proved with template invariants (facts over the arrays a loop writes, kept Houdini-style)",
+    DecidedBy.CPAREC: "Proved by CPArec: a summary checked for inductiveness",
+    DecidedBy.K_INDUCTION: "Proved by k-induction with machine integers",
 }
 
 
@@ -55,10 +57,11 @@ def format_hover(f: FunctionReport, result: VerificationResult | None, blocks: l
     proved = result.invariants.get(name) if result is not None else None
     if not blocks and proved is not None:
         assert result is not None
-        how = _PROVED_BY.get(result.statistics.decided_by, _PROVED_BY["invariants"])
-        if result.statistics.decided_by == "cparec":
+        by = result.statistics.decided_by
+        how = _PROVED_BY.get(by, _PROVED_BY[DecidedBy.INVARIANTS])
+        if by == DecidedBy.CPAREC:
             how += f" (recursion unwound {result.statistics.unwinding_depth} deep)"
-        elif result.statistics.decided_by == "k-induction":
+        elif by == DecidedBy.K_INDUCTION:
             how += f" (k = {result.statistics.induction_k}; the facts below are the invariants it used)"
         lines.append(f"\n{how}, not block summaries. On every call that returns:\n\n`{proved}`")
         return "\n".join(lines)

@@ -267,7 +267,7 @@ class Worker:
     """One analysis process; ``run`` blocks (call it from a thread, not the event loop)."""
 
     def __init__(self) -> None:
-        self.proc: multiprocessing.Process | None = None
+        self.proc: multiprocessing.process.BaseProcess | None = None
         self.conn: Connection | None = None
         self.lock = threading.Lock()
         self.current: int | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPRO, needs_repro, verify_src
+from .conftest import REPRO, verify_src
 from .gcc_oracle import check_against_gcc
 
 MODELS = ["LP64", "ILP32"]
@@ -88,7 +88,6 @@ int main(void) { _Bool b = __VERIFIER_nondet_bool(); int x = b + 1; if (x == 2) 
     assert_replay_reaches_error(tmp_path / "prog.c", r, model, tmp_path)
 
 
-@needs_repro
 @pytest.mark.parametrize("prop", ["unreach-call", "memsafety"])
 def test_bool_compare_repro(prop: str, tmp_path: Path) -> None:
     r = verify_src((REPRO / "bool_compare.c").read_text(), tmp_path, timeout=60, property=prop)
@@ -190,7 +189,6 @@ def test_gnu_range_and_old_designators(model: str, tmp_path: Path) -> None:
     check_against_gcc(RANGES, tmp_path, model, timeout=120)
 
 
-@needs_repro
 @pytest.mark.parametrize("prop", ["unreach-call", "memsafety"])
 def test_braced_string_repro(prop: str, tmp_path: Path) -> None:
     """crypto-algorithms' base64 alphabet: sizeof is 65 and every charset[c >> 2] is in bounds."""

@@ -1,7 +1,7 @@
 """The reproductions of issue 22: a cache that turned a failing program into "verified", a
 cache left by another program that changed a verdict, and a crash on an inconsistent entry.
 Each now gives the from-scratch answer; the paths that used to fail are forced here too.
-The files are the issue's, from ../shared/repro/."""
+The files are the issue's, in tests/data/repro/."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from cbam.engine.core.result import UnknownReason
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
-from .conftest import REPRO, ROOT, assert_replay_reaches_error, check_error_path, needs_repro
+from .conftest import REPRO, ROOT, assert_replay_reaches_error, check_error_path
 
 EDITOR = {"max_violations": 20, "extra_search_after_violation": 5.0}
 
@@ -41,7 +41,6 @@ def verify(path: Path, store, **opts):
     return run_deep(lambda: verify_program(program, VerifyOptions(cache=store, **opts)))
 
 
-@needs_repro
 @pytest.mark.parametrize("name", ["const_edit", "wrong_true"])
 def test_multi_violation_mode_after_an_edit_still_fails(name, tmp_path):
     """Repro 1: the editor's mode. Both versions fail; the second used to be served as TRUE
@@ -57,7 +56,6 @@ def test_multi_violation_mode_after_an_edit_still_fails(name, tmp_path):
         [v["range"] for v in json.loads(scratch.stdout)["violations"]]
 
 
-@needs_repro
 def test_editor_mode_edit_sequence_in_process(tmp_path):
     """The same through the engine, with the editor's options, replaying the violation."""
     store = CacheStore(tmp_path / "cache")
@@ -72,7 +70,6 @@ def test_editor_mode_edit_sequence_in_process(tmp_path):
     store.close()
 
 
-@needs_repro
 def test_pruned_entries_are_kept_apart_and_not_shown_as_summaries(tmp_path):
     """An entry analysed with reported violations pruned is filed under its own key (the
     excluded locations are part of it), and hover/`cbam summary` do not show it."""
@@ -93,7 +90,6 @@ def test_pruned_entries_are_kept_apart_and_not_shown_as_summaries(tmp_path):
     store.close()
 
 
-@needs_repro
 def test_type_change_under_the_same_file_name(tmp_path):
     """Repro 2: unsigned int -> unsigned char makes sum(a, b) != a + b possible. A stored block
     of the start function used to be validated against main's first recursion iteration."""
@@ -116,15 +112,15 @@ def test_type_change_under_the_same_file_name(tmp_path):
 
 
 def _old_twice_row() -> dict:
-    """The row another program left (../shared/repro/twice-cache.sqlite, an older schema)."""
-    conn = sqlite3.connect(REPRO / "twice-cache.sqlite")
+    """The row another program left (tests/data/repro/twice-cache.sqlite, an older schema)."""
+    # immutable: read as it is, with no -wal or -shm file left beside it in the tree
+    conn = sqlite3.connect((REPRO / "twice-cache.sqlite").as_uri() + "?immutable=1", uri=True)
     cols = [d[0] for d in conn.execute("SELECT * FROM blocks").description]
     row = dict(zip(cols, conn.execute("SELECT * FROM blocks").fetchone()))
     conn.close()
     return row
 
 
-@needs_repro
 @pytest.mark.slow
 def test_a_cache_left_by_another_program(tmp_path):
     """Repro 3: the row of twice() that another program stored (twice with nothing tracked:
@@ -154,7 +150,6 @@ def test_a_cache_left_by_another_program(tmp_path):
     store.close()
 
 
-@needs_repro
 def test_type_change_sequence_never_crashes(tmp_path):
     """Repro 4: one program with its integer types changed twice, in one cache, editor's mode
     with a 10 s limit. The third run used to die on an uncaught exception with exit status 1

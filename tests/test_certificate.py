@@ -1,6 +1,8 @@
 """Counterexample certificates (engine/cache/certificate.py): after an edit the violation does
 not depend on, it is re-validated by re-exploring only the edited function; after any other
-edit it is found afresh. Either way the result is exactly a from-scratch run's."""
+edit it is found afresh. Either way the result is a from-scratch run's: the same verdict and
+violations, by the same path where both took one (the engines race to a violation, and two
+correct paths to it may come out), each path replaying to its error where they differ."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from .conftest import assert_replay_reaches_error, check_error_path
 from .test_incremental_equivalence import observe
 
 # The violation needs three iterations of the recursion fixpoint over rdown (its argument is
@@ -49,15 +52,30 @@ def run(src: str, path: Path, store: CacheStore | None, config: str = "value"):
     return run_deep(lambda: verify_program(program, VerifyOptions(config=config, cache=store, timeout=60)))
 
 
+def outline(result) -> tuple:
+    """What any correct run of the program reports, whatever path it took: the verdict, and
+    each violation's check and where it is."""
+    return (result.verdict, result.reason, str(result.reason_range),
+            tuple((v.message.split(" (for example when ")[0], str(v.range)) for v in result.violations))
+
+
 def compare(src: str, tmp_path: Path, store: CacheStore, config: str = "value"):
-    """The incremental run, after checking it reports exactly what a from-scratch run reports."""
+    """The incremental run, after checking it reports what a from-scratch run reports: exactly,
+    path and all, where the two took the same path; else the same outline, each path replaying."""
     inc = run(src, tmp_path / "c.c", store, config)
     (tmp_path / "scratch").mkdir(exist_ok=True)
     fresh = run(src, tmp_path / "scratch" / "c.c", None, config)
     norm = lambda obs: str(obs).replace(str(tmp_path / "scratch" / "c.c"), "F").replace(str(tmp_path / "c.c"), "F")  # noqa: E731
-    assert norm(observe(inc, values=False)) == norm(observe(fresh, values=False))
-    if inc.source == "cache":  # a certified violation is the stored one, example values and all
-        assert norm(observe(inc)) == norm(observe(fresh))
+    if norm(observe(inc, values=False)) == norm(observe(fresh, values=False)):
+        if inc.source == "cache":  # a certified violation is the stored one, example values and all
+            assert norm(observe(inc)) == norm(observe(fresh))
+        return inc
+    assert norm(outline(inc)) == norm(outline(fresh))
+    for result, source, where in ((inc, tmp_path / "c.c", "replay"), (fresh, tmp_path / "scratch" / "c.c", "replay-fresh")):
+        if result.verdict == "FALSE":
+            check_error_path(result)
+            (tmp_path / where).mkdir(exist_ok=True)
+            assert_replay_reaches_error(source, result, "LP64", tmp_path / where)
     return inc
 
 

@@ -66,8 +66,6 @@ def test_unknown_exit_status_and_reason(tmp_path):
 
 
 def test_task_file_and_not_applicable():
-    if not SVCOMP.exists():
-        return
     r = cbam("verify", str(SVCOMP / "c/recursive-simple/sum_non.yml"))
     assert r.returncode == 3 and "not applicable" in r.stdout
     r = cbam("verify", str(SVCOMP / "c/recursive-simple/afterrec-1.yml"), "--format", "json")

@@ -1,4 +1,4 @@
-"""CPArec (seed 002) as a strategy of its own (``--config cparec``, algorithms/cparec.py): the
+"""CPArec (Chen et al. 2014) as a strategy of its own (``--config cparec``, algorithms/cparec.py): the
 seed's examples give their verdicts through it alone, at the unwinding depth the paper reports
 where cbam matches it; a FALSE is confirmed exactly and replayed; a TRUE holds with machine
 integers."""
@@ -71,7 +71,6 @@ def test_the_papers_running_example_is_proved(tmp_path: Path) -> None:
     assert r.invariants["mc91"]  # the summary, in C, for the hover
 
 
-@pytest.mark.skipif(not RECURSIVE.is_dir(), reason="../shared/svcomp is not there")
 @pytest.mark.parametrize(("name", "verdict", "k"), TABLE_2, ids=[t[0] for t in TABLE_2])
 def test_the_papers_table_through_cparec_alone(name: str, verdict: str, k: int, tmp_path: Path) -> None:
     from cbam.engine.options import VerifyOptions

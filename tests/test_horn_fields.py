@@ -55,8 +55,10 @@ def test_the_balance_is_proved_through_the_callees(tmp_path: Path) -> None:
     got = solve(ACCOUNT, tmp_path)
     assert got.status == "safe", got.reason
     assert "a->balance" in got.summaries["withdraw"]  # shown on hover, as C
+    # In the portfolio, Spacer's proof or k-induction's (it proves ACCOUNT too, after CEGAR, on
+    # a machine too busy for Spacer's turn beside): which one, is not checked (Spacer alone is, above).
     r = verify_src(ACCOUNT, tmp_path, name="run.c")
-    assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants"
+    assert r.verdict == "TRUE", r.reason
 
 
 def test_an_overdraft_is_found_and_replayed(tmp_path: Path) -> None:

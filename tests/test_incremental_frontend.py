@@ -1,7 +1,7 @@
 """The incremental front end (parse and build only what an edit touched) builds exactly the
 program a whole-file build makes: every CFA node and edge with its range and text, every
-variable, diagnostic and declaration. Checked on random edit sequences and on every shared
-SV-COMP task, before and after moving its code."""
+variable, diagnostic and declaration. Checked on random edit sequences and on every
+SV-COMP task of tests/data/svcomp, before and after moving its code."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pycparser import c_ast
 
-SVCOMP = Path(os.environ.get("CBAM_SVCOMP", Path(__file__).resolve().parents[2] / "shared" / "svcomp"))
+from .conftest import SVCOMP as VENDORED_SVCOMP
+
+# ($CBAM_SVCOMP: another folder of tasks laid out the same way)
+SVCOMP = Path(os.environ.get("CBAM_SVCOMP", VENDORED_SVCOMP))
 
 
 def digest(p: Program) -> list:
@@ -271,8 +274,6 @@ def test_chunks_cover_the_text() -> None:
 
 
 def _svcomp_sources() -> list[tuple[Path, str]]:
-    if not (SVCOMP / "INDEX.tsv").exists():
-        return []
     out = []
     for yml in sorted((SVCOMP / "c").rglob("*.yml")):
         text = yml.read_text()
@@ -285,7 +286,6 @@ def _svcomp_sources() -> list[tuple[Path, str]]:
     return out
 
 
-@pytest.mark.skipif(not _svcomp_sources(), reason="shared SV-COMP tasks not found")
 def test_every_svcomp_task_builds_the_same_incrementally(tmp_path: Path) -> None:
     reuse.clear()
     checked = reused = 0
@@ -307,7 +307,6 @@ def test_every_svcomp_task_builds_the_same_incrementally(tmp_path: Path) -> None
     assert reused > 140  # the moved functions were reused, not rebuilt
 
 
-@pytest.mark.skipif(not _svcomp_sources(), reason="shared SV-COMP tasks not found")
 def test_every_svcomp_task_builds_the_same_in_a_new_process_after_moving(tmp_path: Path) -> None:
     """A new process takes each unchanged function's build and its declarator's parse from the
     persistent cache (reuse.stub), at the function's new place."""
@@ -385,7 +384,6 @@ def _same_ast(a, b, where: str = "") -> str | None:
     return None if a == b else f"{where}: {a!r} != {b!r}"
 
 
-@pytest.mark.skipif(not _svcomp_sources(), reason="shared SV-COMP tasks not found")
 def test_a_definitions_declarator_is_what_parsing_the_declarator_alone_gives() -> None:
     """What reuse.remember stores as a function's declarator (its definition's Decl) is what
     chunks.parse_declarator makes of the declarator alone, coordinates and the names it
@@ -432,7 +430,6 @@ def test_line_by_line_tokens_are_the_whole_file_tokens(parts: list[str]) -> None
     assert tokenize_file(text) == tokenize_source(text)  # again, from the memo
 
 
-@pytest.mark.skipif(not SVCOMP.is_dir(), reason=f"{SVCOMP} (the shared SV-COMP tasks) is not here")
 def test_line_by_line_tokens_of_every_svcomp_source() -> None:
     from cbam.engine.frontend.tokens import tokenize_file, tokenize_source
 

@@ -11,7 +11,7 @@ from cbam.engine.cpa.predicate.invariants import LoopInvariants
 from cbam.engine.options import VerifyOptions
 from cbam.engine.verify import run_deep, verify_program
 
-from .conftest import REPRO, assert_replay_reaches_error, check_error_path, load_src, needs_repro, verify_src
+from .conftest import REPRO, assert_replay_reaches_error, check_error_path, load_src, verify_src
 
 # The bound is a variable: with a constant one, cfa/acceleration.py would replace the loop by
 # its closed form, and these tests are about the engines that need its invariant.
@@ -68,7 +68,6 @@ def test_the_counting_loop_off_by_one_is_false_with_a_replayable_path(tmp_path: 
     assert_replay_reaches_error(tmp_path / "prog.c", result, "LP64", tmp_path)
 
 
-@needs_repro
 def test_twice_is_proved_within_ten_seconds(tmp_path: Path) -> None:
     """The recursion's value summary grows by one exit per iteration (0, 2, 4, ...); it took
     18.5 s before the first phase handed over early."""

@@ -240,7 +240,9 @@ int main(void) {
 
 
 async def test_hover_of_a_program_the_horn_clause_engine_proved(client: LanguageClient, tmp_path):
-    """No block summaries then: the hover shows the summary Spacer proved, and says so."""
+    """No block summaries then: the hover shows the summary that proved it, and says how.
+    Spacer and the summaries guessed from runs (CPArec's) both prove RECURSIVE_TWICE, and which
+    comes first depends on the machine (tests/test_horn.py): the hover names one of the two."""
     await start(client, tmp_path)
     uri = open_doc(client, tmp_path / "t.c", RECURSIVE_TWICE)
     pub = await wait_diags(client, uri)
@@ -248,12 +250,13 @@ async def test_hover_of_a_program_the_horn_clause_engine_proved(client: Language
     hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
                                                                    lsp.Position(2, 5)))
     text = hover.contents.value
-    assert "**twice**" in text and "whole-program invariants" in text and "\\result" in text, text
+    assert "**twice**" in text and "\\result" in text, text
+    assert ("whole-program invariants" in text) != ("CPArec" in text), text
     assert "No summary yet" not in text
 
 
 async def test_hover_of_a_program_cparec_proved(client: LanguageClient, tmp_path):
-    """The configuration "cparec" (seed 002) alone: its checked summary shows on hover, and says how."""
+    """The configuration "cparec" (CPArec, Chen et al. 2014) alone: its checked summary shows on hover, and says how."""
     from .test_cparec import MC91
 
     await start(client, tmp_path, settings={"config": "cparec", "timeout": 60})
@@ -266,16 +269,15 @@ async def test_hover_of_a_program_cparec_proved(client: LanguageClient, tmp_path
     assert "**mc91**" in text and "CPArec" in text and "unwound" in text and "\\result" in text, text
 
 
-@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "shared" / "svcomp").is_dir(),
-                    reason="../shared/svcomp is not there")
 async def test_hover_of_a_program_k_induction_proved(client: LanguageClient, tmp_path):
-    """A lock pattern neither CEGAR's probe nor Spacer settles: k-induction proves it, and the
-    hover says so, with the invariants it used (none are needed here: "true")."""
-    from .conftest import SVCOMP
+    """A sum whose invariant (2x == y*y + y) only the polynomial invariants of k-induction find:
+    k-induction proves it, and the hover says so. (No other engine proves it within the
+    minute, so no race decides which engine the hover names; SV-COMP's test_locks_9, which
+    this test used before, CEGAR proves as well where k-induction's first turn runs out.)"""
+    from .test_kinduction_algebraic import SUM_TRUE as source
 
-    source = (SVCOMP / "c" / "locks" / "test_locks_9.c").read_text()
     await start(client, tmp_path, settings={"timeout": 60})
-    uri = open_doc(client, tmp_path / "locks.c", source)
+    uri = open_doc(client, tmp_path / "sum.c", source)
     pub = await wait_diags(client, uri, timeout=90)
     assert not pub.diagnostics
     line = next(i for i, text in enumerate(source.splitlines()) if text.startswith("int main"))
@@ -298,8 +300,10 @@ async def test_new_save_cancels_running_analysis(client: LanguageClient, tmp_pat
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
     t0 = asyncio.get_running_loop().time()
     pub = await wait_diags(client, uri, timeout=60)
-    # The slow job was killed, not waited for: the new result comes at once, for version 2.
-    assert asyncio.get_running_loop().time() - t0 < 20
+    # The slow job was killed, not waited for: the new result comes at once, for version 2
+    # (within seconds on a quiet machine; a wait for the slow job's 120 s, not a slow machine,
+    # breaks this bound).
+    assert asyncio.get_running_loop().time() - t0 < 60
     assert pub.version == 2 and not pub.diagnostics
     assert all(p.version == 2 for p in client.published if p.uri == uri)
 
@@ -533,9 +537,11 @@ async def test_cancel_request_stops_the_analysis(client: LanguageClient, tmp_pat
         [lsp.TextDocumentContentChangeWholeDocument(text=SAFE)]))
     t0 = asyncio.get_running_loop().time()
     res = await asyncio.wait_for(client.workspace_execute_command_async(
-        lsp.ExecuteCommandParams("cbam.verifyFile", [uri])), 30)
+        lsp.ExecuteCommandParams("cbam.verifyFile", [uri])), 60)
     assert res["verdict"] == "TRUE"
-    assert asyncio.get_running_loop().time() - t0 < 20
+    # (seconds on a quiet machine; a slow job left running for its 120 s, not a slow machine,
+    # breaks this bound)
+    assert asyncio.get_running_loop().time() - t0 < 60
 
 
 async def test_verify_on_change_with_debounce(client: LanguageClient, tmp_path):

@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from .conftest import REPRO, needs_repro
+from .conftest import REPRO
 from .test_lsp import config, open_doc, start, wait_diags
 
 
@@ -39,7 +39,6 @@ def _errors(pub) -> list:
     return [d for d in pub.diagnostics if d.severity == lsp.DiagnosticSeverity.Error]
 
 
-@needs_repro
 async def test_equivalent_edit_of_a_leaf_keeps_the_error(client: LanguageClient, tmp_path):
     await start(client, tmp_path, settings={"timeout": 60}, status=True)
     path = tmp_path / "prog.c"

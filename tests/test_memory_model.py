@@ -148,7 +148,9 @@ int main(void) {
 """
     r = run(code, tmp_path, timeout=20)
     assert r.verdict in ("TRUE", "UNKNOWN")
-    assert r.statistics.time < 10
+    # A fraction of a second on a quiet machine; a million cells one by one run into the limit
+    # (a status, not a clock reading: only a run that cost far more than it should breaks it).
+    assert r.reason_kind != "timeout", r.reason
     false_replayed(code.replace("g[999999] == 7", "g[999999] == 8"), tmp_path)
 
 

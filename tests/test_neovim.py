@@ -161,4 +161,7 @@ def test_neovim_hover_shows_the_summary_the_horn_clause_engine_proved(tmp_path):
     data = json.loads(out.read_text())
     assert data["published"], "Neovim received no diagnostics"
     text = data["hover"]["contents"]["value"]
-    assert "**twice**" in text and "whole-program invariants" in text and "\\result" in text, text
+    assert "**twice**" in text and "\\result" in text, text
+    # Spacer's proof or the guessed summaries' (CPArec's): they race to it (tests/test_horn.py),
+    # and the hover names the one that came first.
+    assert ("whole-program invariants" in text) != ("CPArec" in text), text

@@ -17,6 +17,7 @@ from cbam.engine.cpa.interval.invariants import fixpoint
 from cbam.engine.cpa.predicate.cpa import PredicateCPA, PredicatePrecision
 
 from .conftest import load_src, verify_src
+from .engines_off import switch_off
 
 HEAD = """extern unsigned int __VERIFIER_nondet_uint(void);
 extern int __VERIFIER_nondet_int(void);
@@ -210,8 +211,8 @@ def test_the_portfolio_offers_cegars_predicates_to_k_induction(tmp_path: Path, m
 
     monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", no_progress)
     monkeypatch.setattr(horn, "solve", lambda *a, **k: horn.HornOutcome("unknown", "stubbed out", timed_out=True))
-    monkeypatch.setattr(portfolio, "_test_first", lambda *a, **k: (None, False))
-    monkeypatch.setattr(portfolio, "_explore_first", lambda *a, **k: (None, False))
+    switch_off(monkeypatch, "TESTING")
+    switch_off(monkeypatch, "EXPLORE", "EXPLORE_AFTER_BMC")
     monkeypatch.setattr(portfolio, "complete", lambda *a, **k: None)
     r = verify_src(BELOW, tmp_path, timeout=60, config="value+predicate")
     assert r.verdict == "TRUE", r.reason

@@ -54,8 +54,9 @@ def test_a_violation_cegar_gives_up_on_is_found_replayed_and_complete(tmp_path: 
     result = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30))).result
     check_error_path(result)
     # On a program with loops that uses memory, path exploration's first moment comes before
-    # merged-path BMC and CEGAR, and decides it.
-    assert result.statistics.decided_by == "paths"
+    # merged-path BMC and CEGAR, and decides it on a quiet machine; merged-path BMC, next in
+    # line, finds the same violation where that moment is not enough (a race: not checked here;
+    # path exploration alone is, below).
     assert [v.range.line for v in result.violations] == [29]
     assert_replay_reaches_error(path, result, result.data_model, tmp_path)
     every = run_deep(lambda: api.verify_entries(str(path), options=api.VerifyOptions(timeout=30,
@@ -194,9 +195,11 @@ def test_bounded_inputs_split_into_concrete_paths(tmp_path: Path) -> None:
     out = run_deep(lambda: explore(program, Budget(30)))
     assert out.status == "safe" and out.kind.name == "NONE"
     assert out.paths >= 100  # every pair of inputs ran to the end
-    # In the portfolio: its moment right after CEGAR's first phase, or the rest of the run.
+    # In the portfolio: path exploration's moment right after CEGAR's first phase proves it on
+    # a quiet machine; merged-path BMC, next in line, proves it too where that moment is not
+    # enough (a race: which engine, is not checked here; path exploration alone is, above).
     result = verify_src(BRESENHAM.replace("CHECK", "1"), tmp_path, timeout=60)
-    assert result.verdict == "TRUE" and result.statistics.decided_by == "paths"
+    assert result.verdict == "TRUE", result.reason
 
 
 def test_a_violation_for_one_pair_of_bounded_inputs_is_found(tmp_path: Path) -> None:

@@ -26,8 +26,8 @@ from .conftest import (
     assert_replay_reaches_error,
     check_error_path,
     load_src,
-    needs_svcomp,
     verify_src,
+    wait_until_quiet,
 )
 
 ERR = 'extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n' \
@@ -321,7 +321,6 @@ def test_sum_is_proven_with_a_relational_summary(tmp_path):
     assert make_atom("==", {"sum::__retval": 1, "sum::n": -1, "sum::m": -1}, 0) in exit_atoms
 
 
-@needs_svcomp
 def test_svcomp_sum_tasks_under_predicate_configs(tmp_path):
     from cbam.engine.cfa.load import load_program
     from cbam.engine.frontend.preprocess import PreprocessOptions
@@ -430,7 +429,6 @@ def test_solver_calls_are_cut_to_the_runs_deadline():
         set_deadline(None)
 
 
-@needs_svcomp
 def test_a_run_ends_at_its_timeout_as_a_timeout_and_is_not_cached(tmp_path):
     """gsv2008 keeps the predicate abstraction's solver busy: before solver calls were cut to the
     run's deadline it overran a 5 s timeout by 7 s, and a refinement starved by the deadline was
@@ -446,15 +444,17 @@ def test_a_run_ends_at_its_timeout_as_a_timeout_and_is_not_cached(tmp_path):
     task = load_task(str(SVCOMP / "c" / "loop-lit" / "gsv2008.yml"))
     program = load_program(task.input_file, options=PreprocessOptions(data_model=task.data_model))
     store = CacheStore(tmp_path / "cache")
+    quiet, _ = wait_until_quiet(5)
     t0 = time.monotonic()
     result = run_deep(lambda: verify_program(program, VerifyOptions(timeout=5, cache=store)))
     elapsed = time.monotonic() - t0
     assert result.verdict == "UNKNOWN" and result.reason == "timeout"
-    assert elapsed < 5 + 3
     assert store.stats()["results"] == 0
+    # The overrun was 7 s: on a quiet machine (the guard of tests/conftest.py) the run ends
+    # within 3 s of its limit; on a busy one, only a hang breaks the bound.
+    assert elapsed < (5 + 3 if quiet else 10 * 5 + 10), (quiet, elapsed)
 
 
-@needs_svcomp
 def test_every_true_sum_task_is_proven_with_result_equal_n_plus_m(tmp_path):
     """Issue 7's acceptance: the recursive-simple/sum_* true tasks are TRUE under the default
     configuration, and `cbam summary` states \\result == n + m for sum (directly as a predicate

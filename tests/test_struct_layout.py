@@ -227,8 +227,6 @@ def test_packed_aligned_and_pragma_pack_by_hand(model: str, tmp_path: Path) -> N
 
 def test_the_packed_struct_repro_is_true(tmp_path: Path) -> None:
     path = REPRO / "packed_struct.c"
-    if not path.exists():
-        pytest.skip("the shared repro folder is not here")
     for model in MODELS:
         for prop in ("unreach-call", "memsafety"):
             r = verify_src(path.read_text(), tmp_path, model, property=prop)

@@ -20,7 +20,8 @@ from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 from .conftest import SVCOMP, assert_replay_reaches_error, check_error_path
 
 INDEX = SVCOMP / "INDEX.tsv"
-ROWS = [r for r in csv.DictReader(open(INDEX), delimiter="\t")] if INDEX.exists() else []
+with open(INDEX) as _index:
+    ROWS = list(csv.DictReader(_index, delimiter="\t"))
 SOLVED = dict(line.split("\t") for line in (Path(__file__).parent / "data" / "svcomp_solved.txt").read_text()
               .splitlines() if line and not line.startswith("#"))
 # A solved task must stay solved (with room for a loaded machine); any other task is run only to

@@ -22,7 +22,7 @@ from cbam.engine.core.result import UnknownReason
 from cbam.engine.frontend.preprocess import PreprocessOptions
 from cbam.engine.verify import VerifyOptions, run_deep, verify_program
 
-from .conftest import REPRO, load_src, needs_repro, verify_src
+from .conftest import REPRO, load_src, verify_src
 
 HEAD = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n"
 
@@ -114,7 +114,6 @@ int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += i; if (s != 3) reac
     assert verify_src(code, tmp_path, timeout=30).verdict == "TRUE"
 
 
-@needs_repro
 def test_vector_library_mutant_is_not_true(tmp_path: Path) -> None:
     """rxi/vec's own test program with one check made to fail (exit 134 under gcc)."""
     program = load_program(str(REPRO / "vec_float" / "vec_float_wrong_true.c"), options=PreprocessOptions())

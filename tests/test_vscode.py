@@ -33,6 +33,8 @@ from typing import Any
 
 import pytest
 
+from .conftest import wait_until_quiet
+
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent / "vscode"
 CODE_SERVER_VERSION = "4.100.3"
@@ -105,30 +107,6 @@ def _driver_vsix(dest: Path) -> Path:
         for f in ("package.json", "extension.js"):
             z.write(HERE / "driver" / f, f"extension/{f}")
     return out
-
-
-def _cpu_idle_fraction(seconds: float) -> float:
-    def sample() -> tuple[int, int]:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-        return fields[3] + fields[4], sum(fields)  # idle + iowait, total
-
-    idle0, total0 = sample()
-    time.sleep(seconds)
-    idle1, total1 = sample()
-    return (idle1 - idle0) / max(1, total1 - total0)
-
-
-def _wait_until_quiet(timeout: float = 30) -> tuple[bool, float]:
-    """VS Code keeps starting up (its built-in extensions, the file watcher) after the workbench
-    shows; the cold open is measured once the machine has settled, as when a person clicks a file.
-    (False, ...) if it did not settle (something else keeps the machine busy); the idle fraction."""
-    deadline = time.monotonic() + timeout
-    idle = 0.0
-    while time.monotonic() < deadline:
-        idle = _cpu_idle_fraction(0.5)
-        if idle >= 0.8:
-            return True, idle
-    return False, idle
 
 
 def _free_port() -> int:
@@ -375,7 +353,10 @@ def test_cbam_in_vscode(vscode: VSCode) -> None:
     try:
         with step("activation on opening a C file, and the first squiggle on a cold start"):
             assert not any(e["id"] == "cbam.cbam" and e["active"] for e in vscode.vscode("ping")["extensions"])
-            quiet, timings["idle CPU fraction before the open"] = _wait_until_quiet()
+            # VS Code keeps starting up (its built-in extensions, the file watcher) after the
+            # workbench shows: the cold open is measured once the machine has settled, as when
+            # a person clicks a file.
+            quiet, timings["idle CPU fraction before the open"] = wait_until_quiet()
             t_open = vscode.vscode("open", path=str(buggy))["t"]
             first = _wait("buggy.c's first cbam diagnostic", first_cbam_diagnostic, 60)
             timings["cold open to first squiggle"] = (first["t"] - t_open) / 1000

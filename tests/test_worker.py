@@ -179,24 +179,30 @@ def test_the_spare_worker_starts_only_once_no_analysis_runs(monkeypatch) -> None
             started.append(time.monotonic())
             return self
 
+    delay = 0.3
     monkeypatch.setattr(state_mod, "Worker", _Fake)
-    monkeypatch.setattr(state_mod, "SPARE_DELAY", 0.2)
+    monkeypatch.setattr(state_mod, "SPARE_DELAY", delay)
 
     async def scenario() -> None:
         ls = state_mod.CbamServer()
         doc = ls.docs.setdefault("file:///a.c", state_mod.DocState("file:///a.c"))
         doc.busy = True
-        t0 = time.monotonic()
         ls.replenish_spare()  # a job ended while another document's still runs
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(2 * delay)  # (the wait ends while it runs, and begins again)
         assert started == [] and ls.spare is None
         doc.busy = False
+        t_end = time.monotonic()
         ls.replenish_spare()  # that one ends too
+        first = ls.spare_timer
         ls.replenish_spare()  # (a second end restarts the wait, and starts one spare only)
-        await asyncio.sleep(0.1)
+        assert first is not None and first.cancelled() and ls.spare_timer is not first
         assert started == []
-        await asyncio.sleep(0.4)
-        assert len(started) == 1 and started[0] - t0 >= 0.6 and ls.spare is not None
+        for _ in range(600):  # (at most 30 s: a loaded machine may run the timer late, never early)
+            if started:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(2 * delay)  # (time for a second start, were there one)
+        assert len(started) == 1 and started[0] - t_end >= delay and ls.spare is not None
         ls.shutdown_workers = lambda: None  # the fake has nothing to stop
 
     asyncio.run(scenario())

@@ -1,4 +1,4 @@
-"""CEGAR around BAM (seed 004 Alg. 2, with BAM's transfer inside, as in seed 000).
+"""CEGAR around BAM (Beyer & Löwe 2012, Alg. 2, with BAM's transfer inside, as in Beyer & Friedberger 2020).
 
 Abstract error paths are confirmed by z3 on the exact bit-vector encoding; only a
 satisfiable path becomes a violation. An infeasible path goes to the configuration's
@@ -87,7 +87,7 @@ def cegar(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
         return _loop(program, bam, precision, budget, refiner, max_violations, max_refinements, smt_timeout_ms, out,
                      on_confirmed, check)
     except (BudgetExceeded, FixpointDiverging) as exc:
-        exc.confirmed = out.confirmed  # type: ignore[attr-defined]  # confirmed violations stand
+        exc.confirmed = out.confirmed  # type: ignore[union-attr]  # confirmed violations stand
         raise
 
 
@@ -115,7 +115,8 @@ def _loop(program: Program, bam: BAM, precision: dict, budget: Budget, refiner: 
             return _undecided_stand(out)
         path = reconstruct(result.targets[0], program, bam, budget.poll)
         if check is None:
-            from ..cex.encoding import check_path as check
+            from ..cex.encoding import check_path
+            check = check_path
         feas = check(program, path, smt_timeout_ms, budget.poll)
         if feas.status == "sat":
             out.confirmed.append(Confirmed(path, feas))

@@ -1,4 +1,4 @@
-"""CPArec (seed 002): recursion verified through an analyzer for programs without recursion.
+"""CPArec (Chen et al. 2014): recursion verified through an analyzer for programs without recursion.
 
 The program's Horn clauses (algorithms/horn/clauses.py: one relation per abstraction point, a call
 linked to its callee's exit relation) are **unwound**: each relation gets a copy per recursion
@@ -228,26 +228,26 @@ def _unwound(program: Program, timeout_s: float, cancelled: Callable[[], bool]) 
         def left() -> float:
             return deadline - time.monotonic()
         if left() <= 0 or cancelled():
-            return CparecOutcome("unknown", k, "cancelled" if cancelled() else f"{horn.GAVE_UP} (time)",
+            return CparecOutcome("unknown", k, "cancelled" if cancelled() else horn.gave_up("time").reason,
                                  time.monotonic() - t0, timed_out=not cancelled())
         # Without recursion there is nothing to unwind: the clauses themselves (unwinding would
         # drop the relations of functions no call reaches, such as reach_error's).
         got = horn.spacer(unwind(clauses, rec, program.start.name, k) if rec else clauses, left())
-        if got == horn.COUNTEREXAMPLE:
+        if isinstance(got, horn.NoSolution) and got.counterexample:
             return CparecOutcome("reachable", k, f"an error location is reachable within {k} recursive calls",
                                  time.monotonic() - t0)
-        if isinstance(got, str):
-            return CparecOutcome("unknown", k, got, time.monotonic() - t0, timed_out=got.startswith(horn.GAVE_UP))
+        if isinstance(got, horn.NoSolution):
+            return CparecOutcome("unknown", k, got.reason, time.monotonic() - t0, timed_out=got.gave_up)
         if rec:
             for summaries in update_summaries(got, lia, program, rec, k, deadline):
                 if left() <= 0:
-                    return CparecOutcome("unknown", k, f"{horn.GAVE_UP} (time)", time.monotonic() - t0, timed_out=True)
+                    return CparecOutcome("unknown", k, horn.gave_up("time").reason, time.monotonic() - t0, timed_out=True)
                 checked = horn.spacer(with_summaries(clauses, summaries, program), left())
-                if not isinstance(checked, str):
+                if not isinstance(checked, horn.NoSolution):
                     break
-                if checked != horn.COUNTEREXAMPLE:
-                    return CparecOutcome("unknown", k, checked, time.monotonic() - t0,
-                                         timed_out=checked.startswith(horn.GAVE_UP))
+                if not checked.counterexample:
+                    return CparecOutcome("unknown", k, checked.reason, time.monotonic() - t0,
+                                         timed_out=checked.gave_up)
             else:
                 why_not = f"the summaries from depth {k} are not inductive"
                 continue

@@ -8,14 +8,17 @@ sample runs of the program (horn/samples.py); both hand the equalities to Houdin
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
+from typing import Generic, TypeVar
 
 import z3
 
-VarKey = tuple[str, str]  # ("", global) or (function, local)
+# A variable's key: ("", global) or (function, local) in k-induction, a frame's placeholder name
+# in the guessed summaries.
+VarKey = TypeVar("VarKey", bound=Hashable)
 
 MAX_DEGREE = 2
 CUBIC_VARIABLES = 4  # independent variables at most, for cubic equalities (sums of squares)
@@ -23,7 +26,7 @@ SPARE_SAMPLES = 6  # beyond the number of monomials, so that chance equalities a
 
 
 @dataclass(frozen=True)
-class Equality:
+class Equality(Generic[VarKey]):
     """``sum(coefficient * product of variables) == 0`` at a cut point, over the variables'
     integer values (``unsigned``: the variables whose type is unsigned)."""
 
@@ -48,7 +51,7 @@ class Equality:
         return "".join(parts) + " == 0"
 
 
-def atom(eq: Equality, vals: dict[VarKey, z3.ExprRef]) -> z3.BoolRef:
+def atom(eq: Equality[VarKey], vals: dict[VarKey, z3.ExprRef]) -> z3.BoolRef:
     """The equality over ``vals``: integers as they are; bit-vectors extended to the widest
     one's width by each variable's signedness, so that an equality that holds over the
     variables' integer values holds modulo 2^width too."""
@@ -70,7 +73,7 @@ def _product(xs: list[z3.ExprRef]) -> z3.ExprRef | int:
     return out
 
 
-def equalities(vs: list[VarKey], rows: list[dict[VarKey, int]]) -> list[Equality]:
+def equalities(vs: list[VarKey], rows: list[dict[VarKey, int]]) -> list[Equality[VarKey]]:
     """The equalities that hold in every row: the linear ones first; then, degree by degree,
     those over the variables the linear ones leave independent that are not a lower-degree
     one times a monomial (Houdini pays for every candidate with its multiplications)."""
@@ -152,9 +155,9 @@ def _integral(vec: list[Fraction]) -> list[int]:
         den = den * x.denominator // gcd(den, x.denominator)
     ints = [int(x * den) for x in vec]
     g = 0
-    for x in ints:
-        g = gcd(g, x)
-    return [x // g for x in ints] if g > 1 else ints
+    for k in ints:
+        g = gcd(g, k)
+    return [k // g for k in ints] if g > 1 else ints
 
 
 def monomials(vs: list[VarKey], degree: int = MAX_DEGREE) -> list[tuple[VarKey, ...]]:

@@ -493,8 +493,8 @@ class Explorer:
         elif isinstance(edge, CallEdge):
             callee = self.program.functions[edge.callee]
             if callee.unsupported is not None:
-                what, where = callee.unsupported
-                raise GiveUp(UnknownReason.UNSUPPORTED, f"unsupported feature: {what}" + (f" at {where}" if where else ""))
+                what, at = callee.unsupported
+                raise GiveUp(UnknownReason.UNSUPPORTED, f"unsupported feature: {what}" + (f" at {at}" if at else ""))
             step = Step("call", edge, _callee_entry=callee.entry)
             nxt, next_frame = callee.entry, path.next_frame
             path.calls, path.frames = (*path.calls, edge), (*path.frames, next_frame)

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import cast
 
 from ..cex.replay import UNSET, ConcreteRun, RunStopped
 from ..cfa.cfa import FunctionCFA, Program
 from ..cfa.ctype import IntType
-from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge, CFANode
+from ..cfa.ir import AbortEdge, AssumeEdge, CallEdge, CFANode, Edge
 from ..core.path import Step
 from ..cpa.predicate.formula import old
+from ..frontend.errors import Range
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +51,7 @@ class Walk(ConcreteRun):
         self.memo_anywhere = False
         self.recorded: set[str] = set()  # functions whose every returning call goes into the memo
 
-    def input(self, source: str, t: IntType, step: int, rng: object = None) -> int:
+    def input(self, source: str, t: IntType, step: int, rng: Range | None = None) -> int:
         v = self.draw(self.rng, t) if self.draw is not None else \
             self.rng.randint(max(t.min, -RANDOM_RANGE), min(t.max, RANDOM_RANGE))
         self.drawn.append(v)
@@ -76,7 +78,7 @@ class Walk(ConcreteRun):
             return None
         if got is UNSET or self.overflow:
             return None
-        return got, {g: self.cur[g] for g in written}
+        return cast("int | None", got), {g: self.cur[g] for g in written}
 
     def _walk(self, max_steps: int, first: FunctionCFA | None = None, args: list[int] | None = None) -> object:
         """The first function's result where it returns (None: it has none), else UNSET."""
@@ -109,12 +111,13 @@ class Walk(ConcreteRun):
             if not live:
                 return UNSET
             if len(live) > 1:
-                if not all(isinstance(e, AssumeEdge) and e.cond is not None for e in live):
+                tests = [(e, e.cond) for e in live if isinstance(e, AssumeEdge) and e.cond is not None]
+                if len(tests) != len(live):
                     return UNSET
-                taken = [e for e in live if (self.expr(e.cond, frame, step) != 0) == e.truth]  # type: ignore[union-attr, arg-type]
+                taken = [e for e, cond in tests if (self.expr(cond, frame, step) != 0) == e.truth]
                 if not taken:
                     return UNSET
-                edge = taken[0]
+                edge: Edge = taken[0]
             else:
                 edge = live[0]
             if isinstance(edge, CallEdge):
@@ -171,7 +174,7 @@ class Walk(ConcreteRun):
         args = tuple(olds.get(old(p), UNSET) for p in fn.params)
         result = self.cur.get(self.inst(fn.result_var, frame), UNSET) if fn.result_var is not None else UNSET
         if UNSET not in args and result is not UNSET:
-            self.memo.setdefault(fn.name, {}).setdefault(args, (result, {}))  # type: ignore[arg-type]
+            self.memo.setdefault(fn.name, {}).setdefault(args, (result, {}))
 
     def _enter(self, callee: FunctionCFA, values: list[int], frame: int) -> None:
         for p, v in zip(callee.params, values):

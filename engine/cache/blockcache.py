@@ -85,7 +85,7 @@ class PersistentBlocks:
         self.target_levels: list[dict] = []  # the blocks a target was found through (certificate.py)
         self.hits = 0
         self.misses = 0
-        self.fresh: dict[str, dict] = {}  # key -> row, written at the end of a run
+        self.fresh: dict[str, _Fresh] = {}  # key -> its row's makings, written at the end of a run
         self.loaded: set[str] = set()
         self._digests: dict[tuple, tuple[list[tuple], str]] = {}
         self._validity: dict[tuple, tuple[tuple, str]] = {}

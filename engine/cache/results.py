@@ -83,7 +83,7 @@ def load_result(data: dict[str, Any], program: Program) -> VerificationResult | 
         inputs = [InputReport(i["source"], i["value"], i["type"]) for i in v["inputs"]]
         violations.append(Violation(v["message"], v["kind"], rng, v["function"], steps, inputs, v["notes"],
                                     v["harness"], v["ref"]))
-    stats = Statistics(**{k: data["statistics"].get(k, 0) for k in Statistics().__dict__})
+    stats = Statistics.from_json(data["statistics"])
     result = VerificationResult(data["verdict"], data["reason"], violations, stats, program.main_file,
                                 data["config"], program.data_model.name, warnings=data["warnings"], source="cache",
                                 reason_kind=UnknownReason(data.get("reason_kind", "")),

@@ -170,11 +170,11 @@ class PathEncoder:
             if e.kind == "memtrack":
                 frames = set(self.live_frames)
                 pointers = []
-                for n, info in self.vars.items():
-                    if n in self.objects or not isinstance(info.type, PointerType):
+                for name, info in self.vars.items():
+                    if name in self.objects or not isinstance(info.type, PointerType):
                         continue
                     for f in ([0] if info.is_global else frames):
-                        term = self.cur.get(self.inst(n, f))
+                        term = self.cur.get(self.inst(name, f))
                         if term is not None:
                             pointers.append(term)
                 return z3.If(self.mem.tracked(pointers, frames), z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
@@ -588,6 +588,7 @@ class PathEncoder:
         if isinstance(e, AbortEdge):
             return
         if isinstance(e, AssumeEdge):
+            assert e.cond is not None
             c = self.truth(e.cond, frame, i)
             if isinstance(c, bool):
                 if c != e.truth:

@@ -15,6 +15,7 @@ import z3  # the engine's stand-in: loaded only by a finding that has a model (l
 
 from ..cfa.ctype import CType, IntType
 from ..core.path import ErrorPath
+from ..frontend.errors import Range
 
 
 @dataclass
@@ -26,7 +27,7 @@ class InputValue:
     step: int
     term: Any  # a z3 term, or the value itself (a replayed path)
     value: int | None = None
-    range: object = None
+    range: Range | None = None
 
 
 @dataclass

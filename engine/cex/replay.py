@@ -41,6 +41,7 @@ from ..cfa.ir import (
 from ..cfa.semantics import eval_binary
 from ..cfa.traits import uses_memory
 from ..core.path import ErrorPath
+from ..frontend.errors import Range
 from .feasibility import Encoding, Feasibility, InputValue
 
 
@@ -109,7 +110,7 @@ class ConcreteRun:
                 new_frame = frames[i + 1] if i + 1 < len(frames) else frame + 1
                 values = [self.expr(a, frame, i) for a in e.args]
                 stack.append(frame)
-                passed = []
+                passed: list[tuple[str, Any, CType]] = []
                 for p, v in zip(callee.params, values):
                     pt = self._int(self.vars[p].type)
                     self.write(p, pt, v, new_frame, i)
@@ -173,7 +174,7 @@ class ConcreteRun:
             raise RunStopped
         return t
 
-    def input(self, source: str, t: IntType, step: int, rng: object = None) -> int:
+    def input(self, source: str, t: IntType, step: int, rng: Range | None = None) -> int:
         if not self.inputs:
             raise RunStopped
         v = t.wrap(self.inputs.pop(0))

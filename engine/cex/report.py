@@ -86,7 +86,11 @@ def build_violation(program: Program, path: ErrorPath, feas: Feasibility) -> Vio
                                         e.range, fn, cond))
         elif isinstance(e, DeclEdge | AssignEdge):
             rhs = e.init if isinstance(e, DeclEdge) else e.rhs
-            lhs_name = display_name(e.var.name) if isinstance(e, DeclEdge) and e.var else str(e.lhs)
+            if isinstance(e, DeclEdge):
+                assert e.var is not None
+                lhs_name = display_name(e.var.name)
+            else:
+                lhs_name = str(e.lhs)
             if i in inputs_at and isinstance(rhs, Nondet):
                 inp = inputs_at[i]
                 if lhs_name.startswith("__t"):

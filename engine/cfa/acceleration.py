@@ -55,7 +55,8 @@ class _Plan:
 def _plan(head: CFANode) -> _Plan | None:
     if not head.loop_head or len(head.out) != 2 or not all(isinstance(e, AssumeEdge) for e in head.out):
         return None
-    enter, leave = head.out if head.out[0].truth else head.out[::-1]  # type: ignore[misc]
+    first = head.out[0]
+    enter, leave = head.out if isinstance(first, AssumeEdge) and first.truth else head.out[::-1]
     assert isinstance(enter, AssumeEdge) and isinstance(leave, AssumeEdge)
     if not enter.truth or leave.truth or enter.cond is None or leave.cond is None \
             or enter.cond.canon() != leave.cond.canon() or len(head.inn) != 2:

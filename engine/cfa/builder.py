@@ -10,6 +10,7 @@ location) without stopping the other functions from being built.
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 from pycparser import c_ast
 
@@ -40,7 +41,6 @@ from .ir import (
     CFANode,
     Const,
     DeclEdge,
-    Edge,
     Expr,
     Index,
     Member,
@@ -49,7 +49,7 @@ from .ir import (
     Var,
 )
 from .reuse import FunctionEffects, FunctionReuse
-from .translate.bitfields import BitFieldBuilder, BitFieldRef
+from .translate.bitfields import BitFieldBuilder
 from .translate.calls import CallBuilder
 from .translate.common import (
     START_FUNCTION,
@@ -60,10 +60,12 @@ from .translate.common import (
 )
 from .translate.declarations import DeclarationBuilder
 from .translate.expressions import ExpressionBuilder
+from .translate.forms import BitFieldRef, VlaShape
 from .translate.initializers import InitializerBuilder
+from .translate.parts import EdgeT
 from .translate.statements import StatementBuilder
 from .translate.types import TypeResolver
-from .translate.vla import VlaBuilder, VlaShape
+from .translate.vla import VlaBuilder
 
 __all__ = ["ProgramBuilder", "FunctionBuilder", "START_FUNCTION"]
 
@@ -164,9 +166,9 @@ class ProgramBuilder(TypeResolver):
             if a.context == "file" and a.pos not in claimed and start.unsupported is None:
                 # On a variable or a function (a constructor runs before main, an alias
                 # redirects calls): the program as a whole means something cbam does not model.
-                u = Unsupported(attribute_unsupported(a) or a.name, self.attribute_range(a, None))
-                start.unsupported = (u.what, u.where)
-                self.report(u)
+                bad = Unsupported(attribute_unsupported(a) or a.name, self.attribute_range(a, None))
+                start.unsupported = (bad.what, bad.where)
+                self.report(bad)
         functions: dict[str, FunctionCFA] = {}
         for fd in funcdefs:
             name = fd.decl.name
@@ -306,7 +308,7 @@ class FunctionBuilder(ExpressionBuilder, BitFieldBuilder, CallBuilder, Declarati
     """Builds one function's CFA (or the synthetic start function)."""
 
     def __init__(self, pb: ProgramBuilder, name: str | None, scope: Scope, const_only: bool = False):
-        self.pb = pb
+        self.pb: ProgramBuilder = pb
         self.dm = pb.dm
         self.name = name or "<const>"
         self.const_only = const_only
@@ -340,7 +342,7 @@ class FunctionBuilder(ExpressionBuilder, BitFieldBuilder, CallBuilder, Declarati
         self.nodes.append(n)
         return n
 
-    def link(self, edge: Edge) -> Edge:
+    def link(self, edge: EdgeT) -> EdgeT:
         edge.pred.out.append(edge)
         edge.succ.inn.append(edge)
         if edge.range is not None and not edge.text:
@@ -355,11 +357,11 @@ class FunctionBuilder(ExpressionBuilder, BitFieldBuilder, CallBuilder, Declarati
             self.cur = self.new_node()
         return self.cur
 
-    def emit(self, cls, node: c_ast.Node | None = None, rng: Range | None = None, **kw) -> Edge:
+    def emit(self, cls: type[EdgeT], node: c_ast.Node | None = None, rng: Range | None = None, **kw: Any) -> EdgeT:
         if self.const_only:
             raise Unsupported("side effects in a constant expression", rng or self.pb.range(node))
         if cls is AssignEdge and (isinstance(kw.get("lhs"), BitFieldRef) or isinstance(kw.get("rhs"), BitFieldRef)):
-            return self.bitfield_assign(node, rng, kw["lhs"], kw["rhs"])
+            return cast(EdgeT, self.bitfield_assign(node, rng, kw["lhs"], kw["rhs"]))  # (an AssignEdge)
         src = self.here()
         dst = self.new_node()
         edge = self.link(cls(pred=src, succ=dst, range=rng if rng is not None else self.pb.range(node), **kw))

@@ -67,13 +67,13 @@ def _fixed_in(program: Program, f: FunctionCFA) -> dict[str, int]:
     changed = True
     while changed:  # a fixed variable's value may come from another (the hidden copies of lengths)
         changed = False
-        for v, w in single.items():
+        for v, write in single.items():
             if v in fixed:
                 continue
-            value = _value(_written_value(w), program.vars[v].type, fixed)
+            value = _value(_written_value(write), program.vars[v].type, fixed)
             if value is None:
                 continue
-            if all(dom.dominates(w.succ, e.pred) for e in reads.get(v, [])):
+            if all(dom.dominates(write.succ, e.pred) for e in reads.get(v, [])):
                 fixed[v] = value
                 changed = True
     return fixed

@@ -14,8 +14,8 @@ class Layout:
     def __init__(self, dm: DataModel, structs: dict[str, list[tuple[str, CType]]]):
         self.dm = dm
         self.structs = structs
-        self.offset = lru_cache(maxsize=None)(self._offset)  # type: ignore[method-assign]
-        self.sizeof = lru_cache(maxsize=None)(self._sizeof)  # type: ignore[method-assign]
+        self.offset = lru_cache(maxsize=None)(self._offset)
+        self.sizeof = lru_cache(maxsize=None)(self._sizeof)
 
     def _sizeof(self, t: CType) -> int | None:
         if isinstance(t, StructType) and t.key() not in self.structs:

@@ -152,10 +152,10 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
                         f"{name}({e.args[0]}{', ...' if name == 'realloc' else ''}) may free memory that is not a "
                         "live heap object"))
         elif name in _COPIES and len(e.args) > 2:
-            dst, src, n = _COPIES[name]
+            dst, src, count = _COPIES[name]
             for k in (dst, src):
                 if k is not None:
-                    out.append((Valid(e.args[k], e.args[n], "write" if k == dst else "deref", int_t),
+                    out.append((Valid(e.args[k], e.args[count], "write" if k == dst else "deref", int_t),
                                 f"{name} may access memory out of bounds of `{e.args[k]}`"))
         elif name == "strlen" and e.args:
             out.append((Valid(e.args[0], Const(0, size_t), "string", int_t),

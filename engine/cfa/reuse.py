@@ -303,7 +303,8 @@ def _shifted(b: _Built, d: int) -> _Built:
                       range=_shift(cfa.range, d), name_range=_shift(cfa.name_range, d), unsupported=unsupported,
                       calls=set(cfa.calls))
     eff = b.effects
-    diags = [replace(x, line=x.line + d, range=x.range.shifted(d)) if x.range is not None else x for x in eff.diagnostics]
+    diags = [x._replace(line=x.line + d, range=x.range.shifted(d)) if x.range is not None else x  # (a named tuple)
+             for x in eff.diagnostics]
     effects = FunctionEffects([replace(v, range=_shift(v.range, d)) for v in eff.vars], list(eff.addressed),
                               [(name, _shift(r, d)) for name, r in eff.implicit], diags)
     return _Built(new_cfa, effects, b.file, b.base + d, b.stub, b.stub_line, b.stub_scope)

@@ -1,4 +1,4 @@
-"""Block-abstraction memoization with procedure blocks and recursion (seeds 000 and 001).
+"""Block-abstraction memoization with procedure blocks and recursion (Beyer & Friedberger 2020; Friedberger 2015).
 
 Each call is analysed as a block from its *reduced* entry state; results are memoized by
 (block, reduced entry state, reduced precision). Recursion is handled by a fixpoint over
@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..cfa.cfa import Program
 from ..cfa.ir import CallEdge, CFANode
@@ -44,6 +45,8 @@ DIVERGENCE_LIMIT = 4
 # { k--; i++; }``) would enumerate i forever. A loop with a known bound decides its exit on
 # every visit and is unrolled to its end.
 LOOP_DIVERGENCE_LIMIT = 8
+# What block analyses are memoized by: (block, reduced entry, the precision's key for the block).
+BlockKey = tuple[str, tuple, Hashable]
 
 
 class AnalysisUnsupported(Exception):
@@ -115,7 +118,7 @@ class BlockResult:
 class _Level:
     """A block analysis in progress, on BAM's stack."""
 
-    key: Hashable
+    key: BlockKey
     block: Block
     entry: tuple
     dependent: bool = False
@@ -156,7 +159,7 @@ class BAM:
         self.undecided_exits: dict[int, int] = {}  # loop head (by id) -> visits that left it both ways
 
     # ---- keys -------------------------------------------------------------------
-    def key(self, block: Block, reduced: tuple, prec: dict) -> Hashable:
+    def key(self, block: Block, reduced: tuple, prec: dict) -> BlockKey:
         return (block.name, reduced, self.cpa.precision_key(prec, block))
 
     def exclude(self, node: CFANode) -> None:
@@ -247,7 +250,7 @@ class BAM:
             res = self.analyse(block, reduced, prec)
         return res, [(e, e.state) for e in res.exits]
 
-    def _instance(self, block: Block, reduced: tuple, general: tuple, prec: dict, key: Hashable) -> BlockResult | None:
+    def _instance(self, block: Block, reduced: tuple, general: tuple, prec: dict, key: BlockKey) -> BlockResult | None:
         store_key, loaded = self._load(block, reduced, prec, key)
         if loaded is not None:
             return loaded
@@ -296,7 +299,7 @@ class BAM:
             return loaded
         return self._fresh(block, reduced, prec, key, store_key)
 
-    def _load(self, block: Block, reduced: tuple, prec: dict, key: Hashable) -> tuple[str | None, BlockResult | None]:
+    def _load(self, block: Block, reduced: tuple, prec: dict, key: BlockKey) -> tuple[str | None, BlockResult | None]:
         """(store key, the entry loaded from the persistent cache if it holds a valid one)."""
         if self.persistent is None:
             return None, None
@@ -319,7 +322,7 @@ class BAM:
             self.stack[-1].dependent = True
         return store_key, result
 
-    def _fresh(self, block: Block, reduced: tuple, prec: dict, key: Hashable, store_key: str | None) -> BlockResult:
+    def _fresh(self, block: Block, reduced: tuple, prec: dict, key: BlockKey, store_key: str | None) -> BlockResult:
         self.stats.cache_misses += 1
         self.stats.blocks_analysed += 1
         level = _Level(key, block, reduced)
@@ -333,7 +336,7 @@ class BAM:
         finally:
             self.stack.pop()
         exits = [s for s in states if s.location is block.exit]
-        traces = [t if isinstance(t, TargetTrace) else TargetTrace(t) for t in targets]
+        traces = [t if isinstance(t, TargetTrace) else TargetTrace(cast(ARGState, t)) for t in targets]
         result = BlockResult(root, exits, traces, level.dependent, len(states), store_key)
         if level.dependent:
             old = self.summaries.get(key, [])
@@ -410,7 +413,7 @@ class BAM:
             return False
         return all(self.cpa.is_less_or_equal(e.state, cover) for e in result.exits)
 
-    def _solve(self, block: Block, reduced: tuple, prec: dict, key: Hashable) -> BlockResult:
+    def _solve(self, block: Block, reduced: tuple, prec: dict, key: BlockKey) -> BlockResult:
         """A fresh analysis of one block, with an ARG, iterated to its own recursion fixpoint.
 
         The entry loaded for this key leaves the in-memory cache first: a recursive call with
@@ -470,7 +473,7 @@ class BAM:
                     if edge.succ.error is not None and id(edge.succ) in self.excluded_targets:
                         continue
                     out.states.append(ARGState(succ, s, edge))
-        if loc.loop_head and self.give_up_diverging and len({id(st.edge.succ) for st in out.states}) > 1:
+        if loc.loop_head and self.give_up_diverging and len({id(st.edge.succ) for st in out.states if st.edge is not None}) > 1:
             n = self.undecided_exits.get(id(loc), 0) + 1
             self.undecided_exits[id(loc)] = n
             if n > LOOP_DIVERGENCE_LIMIT:

@@ -28,6 +28,7 @@ def _deterministic(cfa: FunctionCFA) -> bool:
         if isinstance(e, ExternalCallEdge):
             return False
         if isinstance(e, DeclEdge):
+            assert e.var is not None
             if e.init is None and isinstance(e.var.type, IntType):
                 return False
             if not isinstance(e.var.type, IntType) or not plain(e.init):
@@ -104,8 +105,8 @@ def build_blocks(program: Program, callgraph: CallGraph) -> dict[str, Block]:
         havoc = False
         mem = False
         for g in funcs:
-            n, h, m = facts.get(g, (frozenset(), False, False))
-            names |= n
+            named, h, m = facts.get(g, (frozenset(), False, False))
+            names |= named
             names |= locals_by_fn.get(g, set())
             havoc |= h
             mem |= m

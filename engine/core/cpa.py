@@ -1,4 +1,4 @@
-"""The CPA interface (seed 003) with the BAM operators (seeds 000/001), and the composite CPA.
+"""The CPA interface (Théoduloz 2010) with the BAM operators (Beyer & Friedberger 2020; Friedberger 2015), and the composite CPA.
 
 Algorithms (the CPA algorithm, BAM, CEGAR) only use these interfaces; a domain is one
 class implementing :class:`CPA`. States are immutable and hashable.
@@ -11,12 +11,14 @@ import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..cfa.cfa import FunctionCFA
 from ..cfa.ir import CallEdge, CFANode, Edge
 
 State = Hashable
+# A domain's own state type (CPA[ValueState], ...): the algorithms see states as opaque.
+StateT = TypeVar("StateT", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -49,34 +51,36 @@ class GeneralizationAbandoned(Exception):
     """A generalized (parametric) block analysis does not pay off: analyse the call's own entry."""
 
 
-class CPA(ABC):
-    """One abstract domain with its operators. ``prec`` is the domain's own precision object."""
+class CPA(ABC, Generic[StateT]):
+    """One abstract domain with its operators, on states of type ``StateT``. ``prec`` is the
+    domain's own precision object. What ``rebuild`` gives only ``return_to`` takes: a domain
+    may make it a state of another type (the predicate domain does)."""
 
     name: str = "cpa"
     joins: bool = False  # True if merge joins states at the same location (merge-join)
     widens_summaries: bool = False  # True if widen_summary must be applied to recursion summaries
 
     @abstractmethod
-    def initial(self, node: CFANode) -> State: ...
+    def initial(self, node: CFANode) -> StateT: ...
 
     # -- lattice ------------------------------------------------------------
     @abstractmethod
-    def is_less_or_equal(self, a: State, b: State) -> bool: ...
+    def is_less_or_equal(self, a: StateT, b: StateT) -> bool: ...
 
-    def join(self, a: State, b: State) -> State:
+    def join(self, a: StateT, b: StateT) -> StateT:
         raise NotImplementedError(f"{self.name} has no join")
 
     # -- transfer -------------------------------------------------------------
     @abstractmethod
-    def transfer(self, state: State, edge: Edge, prec: Any) -> list[State]:
+    def transfer(self, state: StateT, edge: Edge, prec: Any) -> list[StateT]:
         """Successors along an intraprocedural edge (never a CallEdge); [] if infeasible."""
 
     @abstractmethod
-    def call_entry(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[State]:
+    def call_entry(self, state: StateT, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[StateT]:
         """The state at the callee's entry: arguments passed to parameters."""
 
     @abstractmethod
-    def return_to(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[State]:
+    def return_to(self, state: Any, edge: CallEdge, callee: FunctionCFA, prec: Any) -> list[StateT]:
         """After rebuild: the callee's result assigned to the call's left-hand side."""
 
     # -- strengthening (CPAchecker's strengthen operator) ----------------------------
@@ -85,40 +89,40 @@ class CPA(ABC):
     # ``known`` builds them on demand: most steps end between abstraction points and need none.
     uses_known_values: bool = False
 
-    def transfer_known(self, state: State, edge: Edge, prec: Any,
-                       known: Callable[[], dict[str, int]]) -> list[State]:
+    def transfer_known(self, state: StateT, edge: Edge, prec: Any,
+                       known: Callable[[], dict[str, int]]) -> list[StateT]:
         return self.transfer(state, edge, prec)
 
-    def return_to_known(self, state: State, edge: CallEdge, callee: FunctionCFA, prec: Any,
-                        known: Callable[[], dict[str, int]]) -> list[State]:
+    def return_to_known(self, state: Any, edge: CallEdge, callee: FunctionCFA, prec: Any,
+                        known: Callable[[], dict[str, int]]) -> list[StateT]:
         return self.return_to(state, edge, callee, prec)
 
     # -- merge / stop / prec ------------------------------------------------------
-    def merge(self, new: State, old: State, prec: Any, node: CFANode) -> State:
+    def merge(self, new: StateT, old: StateT, prec: Any, node: CFANode) -> StateT:
         return old  # merge-sep
 
-    def stop(self, state: State, reached: Sequence[State], prec: Any) -> bool:
+    def stop(self, state: StateT, reached: Sequence[StateT], prec: Any) -> bool:
         return any(self.is_less_or_equal(state, r) for r in reached)
 
-    def prec(self, state: State, prec: Any, node: CFANode) -> State:
+    def prec(self, state: StateT, prec: Any, node: CFANode) -> StateT:
         return state
 
-    def coverage_items(self, state: State) -> Sequence[Hashable] | None:
+    def coverage_items(self, state: StateT) -> Sequence[tuple[Hashable, Hashable]] | None:
         """Optional index for stop: hashable (key, value) pairs such that ``a <= b`` implies
         that the pairs of b are among those of a. None: no index (any state may cover)."""
         return None
 
     # -- BAM operators ------------------------------------------------------------
     @abstractmethod
-    def reduce(self, state: State, block: Block, prec: Any) -> State: ...
+    def reduce(self, state: StateT, block: Block, prec: Any) -> StateT: ...
 
     @abstractmethod
-    def expand(self, entry: State, reduced_exit: State, block: Block) -> State: ...
+    def expand(self, entry: StateT, reduced_exit: StateT, block: Block) -> StateT: ...
 
     @abstractmethod
-    def rebuild(self, call: State, entry: State, exit: State, block: Block, edge: CallEdge) -> State: ...
+    def rebuild(self, call: StateT, entry: StateT, exit: StateT, block: Block, edge: CallEdge) -> Any: ...
 
-    def generalize(self, reduced: State, block: Block, prec: Any) -> State:
+    def generalize(self, reduced: StateT, block: Block, prec: Any) -> StateT:
         """The entry a block is analysed and memoized under; by default the reduced entry.
         A domain may abstract it further into a *parametric* entry (one analysis serving many
         calls) if ``instantiate`` can specialise the exits back to each call's reduced entry.
@@ -126,7 +130,7 @@ class CPA(ABC):
         then analysed from the reduced entry instead."""
         return reduced
 
-    def instantiate(self, reduced: State, exit_state: State, block: Block) -> State | None:
+    def instantiate(self, reduced: StateT, exit_state: StateT, block: Block) -> StateT | None:
         """An exit of the generalized analysis, specialised to the call's reduced entry; None
         if the call cannot reach that exit."""
         return exit_state
@@ -135,28 +139,28 @@ class CPA(ABC):
         return None
 
     # -- presentation / persistence ---------------------------------------------
-    def describe(self, state: State) -> str:
+    def describe(self, state: StateT) -> str:
         return str(state)
 
-    def concrete_values(self, state: State) -> dict[str, int] | None:
+    def concrete_values(self, state: StateT) -> dict[str, int] | None:
         """Variables this state pins to one value, if the domain knows such a thing."""
         return None
 
-    def summary_facts(self, state: State) -> dict[str, Any]:
+    def summary_facts(self, state: StateT) -> dict[str, Any]:
         """What a summary shows of the state, per variable: an int (one value), a pair (a
         range), or text (an expression); or a formula under summaries.FORMULA. Rendered when a
         block is recorded, so that readers of the cache (hover, `cbam summary`) need no domain."""
         return {}
 
-    def widen_summary(self, old: list[State], new: list[State]) -> list[State] | None:
+    def widen_summary(self, old: list[StateT], new: list[StateT]) -> list[StateT] | None:
         """For recursion: combine a block's previous and new exit states so that the
         fixpoint terminates; None means "keep the states as they are" (finite domains)."""
         return None
 
-    def to_json(self, state: State) -> Any:
+    def to_json(self, state: StateT) -> Any:
         return repr(state)
 
-    def from_json(self, data: Any) -> State:
+    def from_json(self, data: Any) -> StateT:
         raise NotImplementedError
 
     def exit_json(self, data: Any) -> Any:
@@ -168,7 +172,7 @@ class CPA(ABC):
 class CompositeCPA:
     """The product of component CPAs; component 0 is the location CPA."""
 
-    def __init__(self, components: list[CPA]):
+    def __init__(self, components: list[CPA[Any]]):
         self.components = components
         self.names = [c.name for c in components]
         # Components whose precision operator is not the identity (most are): prec runs per state.
@@ -321,7 +325,9 @@ class CompositeCPA:
             return None
         out = list(base)
         for i in idx:
-            out[i] = self.components[i].widen_summary([s[i] for s in old], [s[i] for s in new])[0]
+            widened = self.components[i].widen_summary([s[i] for s in old], [s[i] for s in new])
+            assert widened is not None  # (a component that widens summaries always gives them)
+            out[i] = widened[0]
         return [tuple(out)]
 
     def summary_facts(self, state: tuple) -> dict[str, Any]:

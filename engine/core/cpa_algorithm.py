@@ -1,4 +1,4 @@
-"""The CPA algorithm (seed 003 Alg. 4.1 / seed 004 Alg. 1) over one block.
+"""The CPA algorithm (Théoduloz 2010, Alg. 4.1 / Beyer & Löwe 2012, Alg. 1) over one block.
 
 The successor function is supplied by the caller (BAM), so block abstractions at
 call edges stay outside this loop, and this loop stays outside any domain.

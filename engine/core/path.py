@@ -28,7 +28,7 @@ class Step:
     def target(self) -> CFANode:
         """The location after this step."""
         if self.kind == "call":
-            assert isinstance(self.edge, CallEdge)
+            assert isinstance(self.edge, CallEdge) and self._callee_entry is not None
             return self._callee_entry
         return self.edge.succ
 
@@ -106,6 +106,7 @@ def _collapse(st: ARGState, program, bam) -> Step | None:
     if not block.deterministic:
         return None
     ex = st.summary_exit
+    assert ex is not None and st.parent is not None  # (a call's state, with its callee's exit)
     reduced = ex.origin[1] if ex.origin is not None else block_root(ex).state
     res = bam.cache.get(bam.key(block, reduced, bam.prec))
     if res is None or res.targets or res.dependent or not res.exits:

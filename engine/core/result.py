@@ -14,6 +14,32 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+class DecidedBy(StrEnum):
+    """The engine (or engines, in order) whose answer a run's is: the server's hover, the command
+    line and the JSON read this, never a message."""
+
+    NONE = ""  # nothing decided it (an UNKNOWN), or it came from the cache without one
+    CEGAR = "cegar"
+    INVARIANTS = "invariants"  # Spacer's whole-program invariants over the Horn clauses
+    TEMPLATES = "templates"
+    CPAREC = "cparec"
+    K_INDUCTION = "k-induction"
+    BMC = "bmc"  # k-induction's base case, or BMC through the recursion
+    MERGED_BMC = "merged-bmc"
+    PATHS = "paths"
+    TESTING = "testing"
+    CEGAR_PATHS = "cegar+paths"
+    CEGAR_TESTING = "cegar+testing"
+    CEGAR_MERGED_BMC = "cegar+merged-bmc"
+    MERGED_BMC_PATHS = "merged-bmc+paths"
+    SEVERAL = "several"  # a file's entry points, decided by different engines
+
+    def proved_by_summaries(self) -> bool:
+        """Whether the proof is a summary per function from an engine over the whole program
+        (no block summaries exist then)."""
+        return self in (DecidedBy.INVARIANTS, DecidedBy.TEMPLATES, DecidedBy.CPAREC, DecidedBy.K_INDUCTION)
+
+
 class UnknownReason(StrEnum):
     """Why a run ended without a verdict; callers branch on this, never on the message."""
 
@@ -129,9 +155,7 @@ class Statistics:
     summary_misses: int = 0
     bv_confirmation: bool = False  # an integer-arithmetic proof was re-checked with bit-vectors
     explored_paths: int = 0  # paths followed to their end by path exploration (pipeline/portfolio.py)
-    # the engine whose answer this is: "invariants", "templates", "k-induction", "bmc", "testing", "cegar", "paths",
-    # "cegar+paths", "cegar+testing" or "cparec"
-    decided_by: str = ""
+    decided_by: DecidedBy = DecidedBy.NONE  # the engine whose answer this is
     unwinding_depth: int = 0  # the recursion depth CPArec (--config cparec) or BMC through the recursion ended at
     induction_k: int = 0  # the k of a k-induction proof
     induction_offered: int = 0  # ... the invariants it assumed that other analyses offered (registry's invariants)
@@ -145,12 +169,24 @@ class Statistics:
         return dict(self.__dict__)
 
     @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Statistics:
+        """The statistics ``to_json`` gave (a field it lacks keeps its default)."""
+        out = cls()
+        for name, value in out.__dict__.items():
+            if name in data:
+                setattr(out, name, type(value)(data[name]))
+        return out
+
+    @classmethod
     def combined(cls, parts: list[Statistics]) -> Statistics:
         """The work of several runs (a file's entry points): counts add up, flags are any."""
         out = cls()
         for name, value in out.__dict__.items():
             values = [getattr(p, name) for p in parts]
-            if isinstance(value, str):
+            if isinstance(value, DecidedBy):
+                engines = set(values) - {DecidedBy.NONE}
+                setattr(out, name, engines.pop() if len(engines) == 1 else DecidedBy.SEVERAL if engines else DecidedBy.NONE)
+            elif isinstance(value, str):
                 setattr(out, name, "+".join(dict.fromkeys(v for v in values if v)))
             else:
                 setattr(out, name, any(values) if isinstance(value, bool) else sum(values))

@@ -15,7 +15,7 @@ from ..core.cpa import CPA, Block
 Stack = tuple[str, ...]
 
 
-class CallstackCPA(CPA):
+class CallstackCPA(CPA[Stack]):
     name = "callstack"
 
     def initial(self, node: CFANode) -> Stack:

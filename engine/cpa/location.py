@@ -9,7 +9,7 @@ from ..cfa.ir import CallEdge, CFANode, Edge
 from ..core.cpa import CPA, Block
 
 
-class LocationCPA(CPA):
+class LocationCPA(CPA[CFANode]):
     name = "location"
 
     def __init__(self, program: Program | None = None):

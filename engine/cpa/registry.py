@@ -18,11 +18,11 @@ from collections import namedtuple
 
 TYPE_CHECKING = False  # typing itself is not imported: see cache/store.py
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
     from ..cfa.cfa import Program
     from ..core.cpa import CPA, Block
+    from ..core.refinement import Refiner
 
 
 class Configuration(namedtuple("Configuration", "name analyses description uses_theory strategy",
@@ -32,7 +32,7 @@ class Configuration(namedtuple("Configuration", "name analyses description uses_
     one's precision schedule sets the phases; refiners are tried in this order.
     ``uses_theory``: whether ``--predicate-theory`` changes what the analyses compute.
     ``strategy``: how the run searches (pipeline/portfolio.py): "portfolio" (its engines in
-    order, CEGAR with these analyses among them) or "cparec" (CPArec alone, seed 002)."""
+    order, CEGAR with these analyses among them) or "cparec" (CPArec alone, Chen et al. 2014)."""
 
     __slots__ = ()
 
@@ -190,7 +190,7 @@ def build(config: Configuration, program: Program, blocks: dict[str, Block], the
     return CompositeCPA([LocationCPA(program), CallstackCPA(), *parts]), found
 
 
-def refiner(found: list[Analysis], cpa) -> Callable | None:
+def refiner(found: list[Analysis], cpa) -> Refiner | None:
     """The configuration's refiner: its analyses' refiners, tried in order (the first that
     rules the path out wins); None if none of them refines."""
     from ..core.refinement import ChainRefiner

@@ -203,7 +203,7 @@ def read_attributes(text: str) -> tuple[str, AttributeTable]:
         i = bisect.bisect_right(line_starts, offset) - 1
         return i + 1, offset - line_starts[i] + 1
 
-    raw = [(m.lastgroup, m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    raw = [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]  # (every token is a group)
     out = list(text)
     table = AttributeTable()
     pack_stack: list[tuple[str | None, int | None]] = []

@@ -26,7 +26,7 @@ GNU_TYPEOF_KEYWORDS = {
 
 class GnuLexer(c_lexer.CLexer):
     def __init__(self, error_func, *, dialect: str = "legacy") -> None:
-        super().__init__(error_func, dialect=dialect)  # type: ignore[arg-type]
+        super().__init__(error_func, dialect=dialect)
         self._keyword_map.update(GNU_TYPEOF_KEYWORDS)
 
 

@@ -260,9 +260,9 @@ class Spans:
         if isinstance(node, c_ast.UnaryOp) and node.op not in ("p++", "p--", "sizeof", "_Alignof", "__alignof__") \
                 and start is not None and sm.text(start) != node.op and sm.text(start - 1) == node.op:
             start -= 1  # pycparser places a prefix operator at its operand
-        kids = [self._paren(c) for _, c in node.children()
-                if not isinstance(c, c_ast.TypeDecl | c_ast.IdentifierType | c_ast.PtrDecl | c_ast.FuncDecl)]
-        kids = [k for k in kids if k is not None]
+        spans = [self._paren(c) for _, c in node.children()
+                 if not isinstance(c, c_ast.TypeDecl | c_ast.IdentifierType | c_ast.PtrDecl | c_ast.FuncDecl)]
+        kids = [k for k in spans if k is not None]
         if start is None:
             if not kids:
                 return None

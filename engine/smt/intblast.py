@@ -45,13 +45,13 @@ class _Translation:
         if got is None:
             got = self._num(t)
             self.memo[key] = got
-        return got  # type: ignore[return-value]
+        return got
 
     def _num(self, t: z3.ExprRef) -> z3.ArithRef:
-        w = t.size()  # type: ignore[attr-defined]
+        w = t.size()
         m = 1 << w
         if z3.is_bv_value(t):
-            return z3.IntVal(t.as_long())  # type: ignore[attr-defined]
+            return z3.IntVal(t.as_long())
         if z3.is_const(t):  # an uninterpreted constant
             v = z3.Int(f"{t}!int{t.get_id()}")
             self.ranges += [v >= 0, v < m]
@@ -91,25 +91,25 @@ class _Translation:
         if k == z3.Z3_OP_CONCAT:
             r = self.num(ch[0])
             for c in ch[1:]:
-                r = r * (1 << c.size()) + self.num(c)  # type: ignore[attr-defined]
+                r = r * (1 << c.size()) + self.num(c)
             return r
         if k == z3.Z3_OP_ZERO_EXT:
             return self.num(ch[0])
         if k == z3.Z3_OP_SIGN_EXT:
             a = ch[0]
-            wa = a.size()  # type: ignore[attr-defined]
+            wa = a.size()
             x = self.num(a)
             return z3.If(x >= (1 << (wa - 1)), x + (m - (1 << wa)), x)
         if k == z3.Z3_OP_ITE:
             return z3.If(self.pred(ch[0]), self.num(ch[1]), self.num(ch[2]))
         if k in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I, z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I) and z3.is_bv_value(ch[1]):
-            d = ch[1].as_long()  # type: ignore[attr-defined]
+            d = ch[1].as_long()
             a = self.num(ch[0])
             if d == 0:  # z3's division by zero: quotient all ones, remainder the dividend
                 return z3.IntVal(m - 1) if k in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I) else a
             return _div(a, d) if k in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I) else _mod(a, d)
         if k in (z3.Z3_OP_BSDIV, z3.Z3_OP_BSDIV_I, z3.Z3_OP_BSREM, z3.Z3_OP_BSREM_I) and z3.is_bv_value(ch[1]):
-            d = _signed_value(ch[1].as_long(), w)  # type: ignore[attr-defined]
+            d = _signed_value(ch[1].as_long(), w)
             if d == 0:
                 raise Unsupported("a signed division by zero")
             a = self._signed(self.num(ch[0]), w)
@@ -119,7 +119,7 @@ class _Translation:
             r = q if k in (z3.Z3_OP_BSDIV, z3.Z3_OP_BSDIV_I) else a - d * q
             return _mod(r, m)
         if k in (z3.Z3_OP_BSMOD, z3.Z3_OP_BSMOD_I) and z3.is_bv_value(ch[1]):
-            d = _signed_value(ch[1].as_long(), w)  # type: ignore[attr-defined]
+            d = _signed_value(ch[1].as_long(), w)
             if d == 0:
                 raise Unsupported("a signed remainder by zero")
             a = self._signed(self.num(ch[0]), w)
@@ -127,13 +127,13 @@ class _Translation:
             r = _mod(a, d) if d > 0 else -_mod(-a, -d)
             return _mod(r, m)
         if k == z3.Z3_OP_BSHL and z3.is_bv_value(ch[1]):
-            s = ch[1].as_long()  # type: ignore[attr-defined]
+            s = ch[1].as_long()
             return z3.IntVal(0) if s >= w else _mod(self.num(ch[0]) * (1 << s), m)
         if k == z3.Z3_OP_BLSHR and z3.is_bv_value(ch[1]):
-            s = ch[1].as_long()  # type: ignore[attr-defined]
+            s = ch[1].as_long()
             return z3.IntVal(0) if s >= w else _div(self.num(ch[0]), 1 << s)
         if k == z3.Z3_OP_BASHR and z3.is_bv_value(ch[1]):
-            s = min(ch[1].as_long(), w - 1)  # type: ignore[attr-defined]
+            s = min(ch[1].as_long(), w - 1)
             return _mod(_div(self._signed(self.num(ch[0]), w), 1 << s), m)  # floor division: arithmetic shift
         raise Unsupported(f"{t.decl().name()}")
 
@@ -142,7 +142,7 @@ class _Translation:
         """The number ``x`` (a translated term) always is, or None (an extended constant
         translates to an expression that simplifies to one)."""
         v = x if z3.is_int_value(x) else z3.simplify(x)
-        return v.as_long() if z3.is_int_value(v) else None  # type: ignore[attr-defined]
+        return v.as_long() if z3.is_int_value(v) else None
 
     @staticmethod
     def _signed(x: z3.ArithRef, w: int) -> z3.ArithRef:
@@ -155,15 +155,15 @@ class _Translation:
         if got is None:
             got = self._pred(f)
             self.memo[key] = got
-        return got  # type: ignore[return-value]
+        return got
 
     def _pred(self, f: z3.ExprRef) -> z3.BoolRef:
         if z3.is_true(f) or z3.is_false(f):
-            return f  # type: ignore[return-value]
+            return f
         if not z3.is_app(f):
             raise Unsupported(str(f)[:60])
         if z3.is_const(f):  # a Boolean constant: itself
-            return f  # type: ignore[return-value]
+            return f
         k = f.decl().kind()
         ch = f.children()
         if k == z3.Z3_OP_AND:
@@ -195,7 +195,7 @@ class _Translation:
         if k in unsigned:
             return unsigned[k](self.num(ch[0]), self.num(ch[1]))
         if k in (z3.Z3_OP_BSMUL_NO_OVFL, z3.Z3_OP_BSMUL_NO_UDFL, z3.Z3_OP_BUMUL_NO_OVFL):
-            w = ch[0].size()  # type: ignore[attr-defined]
+            w = ch[0].size()
             a, b = self.num(ch[0]), self.num(ch[1])
             ca, cb = self._constant(a), self._constant(b)
             if ca is None and cb is None:
@@ -206,7 +206,7 @@ class _Translation:
             p = self._signed(x, w) * _signed_value(c, w)  # type: ignore[arg-type]
             return p < (1 << (w - 1)) if k == z3.Z3_OP_BSMUL_NO_OVFL else p >= -(1 << (w - 1))
         if k in signed:
-            w = ch[0].size()  # type: ignore[attr-defined]
+            w = ch[0].size()
             return signed[k](self._signed(self.num(ch[0]), w), self._signed(self.num(ch[1]), w))
         raise Unsupported(f"{f.decl().name()}")
 

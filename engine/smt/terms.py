@@ -37,7 +37,7 @@ def definitions(answer: z3.ExprRef, args: dict[str, list[z3.ExprRef]]) -> dict[s
             subst[z3.get_var_index(app.arg(pos))] = terms[pos]
         if any(s is None for s in subst):
             continue
-        out[app.decl().name()] = z3.substitute_vars(f, *subst) if subst else f  # type: ignore[arg-type]
+        out[app.decl().name()] = z3.substitute_vars(f, *subst) if subst else f
     return out
 
 

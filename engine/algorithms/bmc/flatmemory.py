@@ -66,7 +66,7 @@ def counter_property() -> property:
 
 
 class FlatMemory(MemoryState):
-    counter = counter_property()  # type: ignore[assignment]
+    counter = counter_property()
 
     def __init__(self, program: Program, names: Names):
         self._names = names
@@ -82,7 +82,7 @@ class FlatMemory(MemoryState):
         self.bound_of: Callable[[z3.ExprRef], int | None] | None = None
 
     @property
-    def mem(self) -> z3.ExprRef:  # type: ignore[override]
+    def mem(self) -> z3.ExprRef:
         raise MemoryUnsupported("memory as one array (merged-path BMC lays it out byte by byte)")
 
     # ---- objects ------------------------------------------------------------------------
@@ -440,7 +440,7 @@ def values(t: z3.ExprRef, exact: bool = False) -> set[int] | None:
         elif z3.is_app_of(t, z3.Z3_OP_ITE):
             x = go(t.arg(1), depth + 1)
             y = go(t.arg(2), depth + 1) if x is not None else None
-            out = None if y is None or len(x) + len(y) > MAX_VALUES else x | y
+            out = None if x is None or y is None or len(x) + len(y) > MAX_VALUES else x | y
         elif z3.is_app_of(t, z3.Z3_OP_EXTRACT):
             hi, lo = t.params()
             x = go(t.arg(0), depth + 1)

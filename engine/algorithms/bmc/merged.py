@@ -261,8 +261,8 @@ class MergedBMC:
         elif isinstance(e, CallEdge):
             callee = self.program.functions[e.callee]
             if callee.unsupported is not None:
-                what, where = callee.unsupported
-                raise GiveUp(UnknownReason.UNSUPPORTED, f"unsupported feature: {what}" + (f" at {where}" if where else ""))
+                what, at = callee.unsupported
+                raise GiveUp(UnknownReason.UNSUPPORTED, f"unsupported feature: {what}" + (f" at {at}" if at else ""))
             depth = sum(1 for c in s.calls if c.edge.callee == e.callee)
             if depth >= bound:
                 self.cuts.append(s.pc)
@@ -436,7 +436,7 @@ class MergedBMC:
             enc = encoder.encode(path, self.budget.poll)
         except EncodingUnsupported as u:
             return Feasibility("unsupported", reason=u.what, unsupported_range=u.range)
-        hints = []
+        hints: list[z3.BoolRef] = []
         for i, st in enumerate(path.steps):
             ours = self.inputs.get(id(st), [])
             theirs = [inp.term for inp in enc.inputs if inp.step == i]

@@ -43,12 +43,12 @@ class MergeEncoder(ExplorationEncoder):
     definition kept apart from the path's conditions (``defs``: a definition constrains only its
     fresh variable, so it holds on every path and goes to the solver once)."""
 
-    counter = counter_property()  # type: ignore[assignment]
+    counter = counter_property()
 
     def __init__(self, program: Program, names: Names):
         self._names = names
         super().__init__(program)
-        self.mem: FlatMemory = FlatMemory(program, names)  # type: ignore[assignment]
+        self.mem: FlatMemory = FlatMemory(program, names)
         self.defs: list[z3.BoolRef] = []
 
     def write(self, name: str, t: CType, value: Any, frame: int, step: int) -> None:
@@ -75,7 +75,7 @@ class MergeEncoder(ExplorationEncoder):
             v = split_cases(v)
         return v
 
-    def clone(self) -> MergeEncoder:  # type: ignore[override]
+    def clone(self) -> MergeEncoder:
         new = copy.copy(self)
         new.cur = dict(self.cur)
         new.live_frames = list(self.live_frames)

@@ -400,6 +400,7 @@ def _path(model: z3.ModelRef, root: _Instance, program: Program) -> ErrorPath:
         steps = [*within(inst.parent, inst.via.body[0][0]), *_enter(inst.via, program), *steps]
         inst = inst.parent
     node = next(n for f in program.all_functions() for n in (f.entry, *f.nodes) if horn.key(n) == c.body[0][0])
+    assert node.error is not None  # (the error relation's node)
     return ErrorPath(steps, node.error, node)
 
 

@@ -48,6 +48,14 @@ from ...cfa.ir import (
 )
 from ...smt.solving import extend
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    # The encodings here are mixed into a SegmentEncoder class (horn.Encoder composes them):
+    # the type checker reads them as its subclasses, which at run time they are not.
+    from ...cpa.predicate.formula import SegmentEncoder as EncodingBase
+else:
+    EncodingBase = object
+
 INDEX = IntType("__cbam_index", 64, True, 5)  # the distinguished index: wide enough for any index
 FLAG = IntType("int", 32, True, 3)
 
@@ -189,7 +197,7 @@ def edge_exprs(e: Edge) -> list[Expr | None]:
     return []
 
 
-class CellEncoding:
+class CellEncoding(EncodingBase):
     """The cell semantics, mixed into a SegmentEncoder class (horn.Encoder composes them):
     reads, writes and declarations of morphed arrays. It records, per access, when the access
     is out of bounds (``ub``: the constraints before it, and the condition) and, per read, the
@@ -198,7 +206,7 @@ class CellEncoding:
     cells: Cells  # set on the composed class
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
         self.ub: list[tuple[int, z3.BoolRef]] = []
         self.reads: list[tuple[Edge | None, Cell, str, z3.BoolRef]] = []  # edge, cell, index text, hit
         self.current: Edge | None = None
@@ -209,34 +217,34 @@ class CellEncoding:
 
     # (the SegmentEncoder interface: th, constraints, read, write, havoc, expr, cast, arbitrary)
     def _index(self, e: Expr) -> z3.ExprRef:
-        v = self.expr(e)  # type: ignore[attr-defined]
+        v = self.expr(e)
         t = e.type
         assert isinstance(t, IntType)
-        if self.th.name == "lia" or t.bits == INDEX.bits:  # type: ignore[attr-defined]
+        if self.th.name == "lia" or t.bits == INDEX.bits:
             return v
         return extend(v, t, INDEX.bits)
 
     def _access(self, cell: Cell, idx: list[Expr]) -> tuple[z3.BoolRef, list[z3.ExprRef]]:
         xs = [self._index(i) for i in idx]
-        th = self.th  # type: ignore[attr-defined]
+        th = self.th
         outside: list[z3.BoolRef] = []
         for x, size in zip(xs, cell.sizes):
             if isinstance(size, str):
-                n = self.read(size)  # type: ignore[attr-defined]
+                n = self.read(size)
             elif (size, INDEX.key()) in self.cells.params:
-                n = self.read(self.cells.params[(size, INDEX.key())])  # type: ignore[attr-defined]
+                n = self.read(self.cells.params[(size, INDEX.key())])
             else:
                 n = th.const(size, INDEX)
             outside.append(z3.Or(x < th.const(0, INDEX), x >= n))
-        self.ub.append((len(self.constraints), z3.Or(*outside)))  # type: ignore[attr-defined]
+        self.ub.append((len(self.constraints), z3.Or(*outside)))
         if len(cell.d) == 1 and len(xs) > 1:  # one index into the array as laid out
             flat, stride = xs[-1], 1
             for x, size in zip(reversed(xs[:-1]), reversed(cell.sizes[1:])):
                 assert isinstance(size, int)
                 stride *= size
                 flat = flat + x * th.const(stride, INDEX)
-            return flat == self.read(cell.d[0]), xs  # type: ignore[attr-defined]
-        hit = z3.And([x == self.read(d) for x, d in zip(xs, cell.d)])  # type: ignore[attr-defined]
+            return flat == self.read(cell.d[0]), xs
+        hit = z3.And([x == self.read(d) for x, d in zip(xs, cell.d)])
         return hit, xs
 
     def expr(self, e: Expr) -> z3.ExprRef:
@@ -249,26 +257,26 @@ class CellEncoding:
                 # differ: each evaluation has its own arbitrary value for an overflow).
                 names = sorted({v for i in idx for v in i.variables()})
                 at = (cell.array, "|".join(i.canon() for i in idx),
-                      tuple(self.read(v).get_id() if self.th.modelled(v) else -1 for v in names))  # type: ignore[attr-defined]
+                      tuple(self.read(v).get_id() if self.th.modelled(v) else -1 for v in names))
                 r = self.seen.get(at) if -1 not in at[2] else None
                 if r is None:
-                    r = self.arbitrary(cell.elem)  # type: ignore[attr-defined]
-                    self.constraints.append(z3.Implies(hit, r == self.read(cell.v)))  # type: ignore[attr-defined]
+                    r = self.arbitrary(cell.elem)
+                    self.constraints.append(z3.Implies(hit, r == self.read(cell.v)))
                     self.seen[at] = r
                 self.reads.append((self.current, cell, "|".join(i.canon() for i in idx), hit))
                 return r
-        return super().expr(e)  # type: ignore[misc]
+        return super().expr(e)
 
     def assign(self, lhs: Expr | None, value) -> None:
         got = self.cells.chain(lhs) if isinstance(lhs, Index) else None
         if got is None:
-            super().assign(lhs, value)  # type: ignore[misc]
+            super().assign(lhs, value)
             return
         cell, idx = got
-        new = value() if value is not None else self.arbitrary(cell.elem)  # type: ignore[attr-defined]
+        new = value() if value is not None else self.arbitrary(cell.elem)
         hit, _ = self._access(cell, idx)
         self.seen = {k: r for k, r in self.seen.items() if k[0] != cell.array}
-        self.write(cell.v, z3.If(hit, new, self.read(cell.v)))  # type: ignore[attr-defined]
+        self.write(cell.v, z3.If(hit, new, self.read(cell.v)))
 
     def edge(self, e: Edge, all_globals) -> None:
         self.current = e
@@ -278,19 +286,19 @@ class CellEncoding:
             cell = self.cells.arrays[e.var.name]
             self.seen = {k: r for k, r in self.seen.items() if k[0] != cell.array}
             for d in cell.d:
-                self.havoc(d)  # type: ignore[attr-defined]
+                self.havoc(d)
             if e.lengths and isinstance(cell.sizes[0], str):
                 # A variable-length array is one-dimensional here (its lengths' product of elements).
                 n = self._index(e.lengths[0])
                 for more in e.lengths[1:]:
                     n = n * self._index(more)
-                self.write(cell.sizes[0], n)  # type: ignore[attr-defined]
+                self.write(cell.sizes[0], n)
             if isinstance(e.init, Const):  # a zero-filled aggregate
-                self.write(cell.v, self.th.const(0, cell.elem))  # type: ignore[attr-defined]
+                self.write(cell.v, self.th.const(0, cell.elem))
             else:
-                self.havoc(cell.v)  # type: ignore[attr-defined]
+                self.havoc(cell.v)
             return
-        super().edge(e, all_globals)  # type: ignore[misc]
+        super().edge(e, all_globals)
 
     # ---- the exactness of deciding reads ------------------------------------------------------
     def deciding(self, edge: Edge) -> z3.BoolRef:

@@ -21,7 +21,7 @@ nothing and the run goes on with the other engines; so does any counterexample S
 reports, since it may rely on unbounded integers (confirmed violations come from the engines
 that confirm paths).
 
-This is the over-approximating half of CPArec (seed 002): summaries whose inductiveness a
+This is the over-approximating half of CPArec (Chen et al. 2014): summaries whose inductiveness a
 solver checks; here they come from Spacer in one step rather than refined from interpolants.
 """
 
@@ -31,7 +31,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar, cast
 
 import z3
 
@@ -66,13 +66,32 @@ MAX_INLINE_EDGES = 64  # a callee encoded in place (``Encoder._inlinable``) has 
 MAX_SEGMENT_STEPS = 20_000  # nodes visited from one cut point (a cycle without one would not end)
 ERROR = ("", -1)  # the relation that stands for "an error location is reachable"
 GAVE_UP = "Spacer gave up"
-BUILDING_TIMED_OUT = f"{GAVE_UP} (time, while building the clauses)"
 CHECK_TIMED_OUT = "the machine-integer check of the invariants timed out"
 # Per clause of Spacer's candidates: the integers first for this long, then bit-blasting (the
 # template invariants' facts take the integers for all their time: see _holds_not).
 INTEGERS_FIRST_S = 1.0
 SUMMARY_MS = 1000  # to project a proved summary onto its function's interface, for display
-COUNTEREXAMPLE = "Spacer found a counterexample over unbounded integers (not a proof of anything)"
+
+
+@dataclass(frozen=True)
+class NoSolution:
+    """Why Spacer gave no solution. ``gave_up``: it stopped without an answer (out of time,
+    interrupted, z3's "unknown"), so more time might give one; ``counterexample``: the error
+    relation is derivable over the integers (no proof of anything about the C program)."""
+
+    reason: str
+    gave_up: bool = False
+    counterexample: bool = False
+
+
+def gave_up(why: str) -> NoSolution:
+    return NoSolution(f"{GAVE_UP} ({why})", gave_up=True)
+
+
+BUILDING_TIMED_OUT = gave_up("time, while building the clauses")
+COUNTEREXAMPLE = NoSolution("Spacer found a counterexample over unbounded integers (not a proof of anything)",
+                            counterexample=True)
+NO_ERROR_RELATION = NoSolution("no error location is reachable in the clauses")
 
 RelKey = tuple[str, int]  # (function, canonical node index)
 
@@ -156,8 +175,8 @@ def _copy(enc: SegmentEncoder) -> SegmentEncoder:
     return c
 
 
-def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed: dict[str, int],
-             fields: Fields, heap: Heap) -> type:
+def _compose(base: type[SegmentEncoder], cells: Cells, params: dict[tuple[int, str], str], fixed: dict[str, int],
+             fields: Fields, heap: Heap) -> type[SegmentEncoder]:
     """``base`` (a SegmentEncoder class) with the cell semantics of ``cells``' arrays, the
     generalized constants ``params``, the fixed variables' values ``fixed``, the struct
     fields passed by pointer ``fields`` and the heap's objects ``heap`` (their own class: a
@@ -175,8 +194,8 @@ def _compose(base: type, cells: Cells, params: dict[tuple[int, str], str], fixed
         mixins.append(CellEncoding)
     if not mixins:
         return base
-    return type(f"Encoding{base.__name__}", (*mixins, base),
-                {"cells": cells, "params": params, "fixed": fixed, "fields": fields, "heap": heap})
+    return cast("type[SegmentEncoder]", type(f"Encoding{base.__name__}", (*mixins, base),
+                {"cells": cells, "params": params, "fixed": fixed, "fields": fields, "heap": heap}))
 
 
 class FixedEncoding:
@@ -187,8 +206,8 @@ class FixedEncoding:
 
     def expr(self, e):
         if isinstance(e, Var) and e.name in self.fixed and isinstance(e.type, IntType):
-            return self.th.const(self.fixed[e.name], e.type)  # type: ignore[attr-defined]
-        return super().expr(e)  # type: ignore[misc]
+            return self.th.const(self.fixed[e.name], e.type)
+        return super().expr(e)
 
 
 class ParamEncoding:
@@ -200,8 +219,8 @@ class ParamEncoding:
         if isinstance(e, Const) and isinstance(e.type, IntType):
             p = self.params.get((e.value, e.type.key()))
             if p is not None:
-                return self.read(p)  # type: ignore[attr-defined]
-        return super().expr(e)  # type: ignore[misc]
+                return self.read(p)
+        return super().expr(e)
 
 
 GENERALIZE_MIN = 16  # a loop bound this large Spacer would rather enumerate than generalize
@@ -317,7 +336,7 @@ class Encoder:
                 if not self.cut(f, n):
                     continue
                 if deadline is not None and time.monotonic() > deadline:
-                    raise EncodingTimeout(f"{GAVE_UP} (time, while encoding the clauses)")
+                    raise EncodingTimeout(gave_up("time, while encoding the clauses").reason)
                 if n.error is not None:
                     x = self._fresh_frame(f)
                     gate = self.cells.exact.get(f.name)  # the call's array reads were the cells
@@ -527,7 +546,7 @@ class Encoder:
         th = self.th
         failing: list[z3.BoolRef] = []
         for path in self._wrappers[callee.name]:
-            sub = self.encoder(th, lambda v, a=args: a[v] if v in a else th.term(v, "w"))
+            sub = self.encoder(th, lambda v: args[v] if v in args else th.term(v, "w"))
             for edge in path:
                 sub.edge(edge, lambda: self.globals)
             failing.append(z3.And(sub.constraints))
@@ -584,7 +603,7 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
                 [((plain, 0), 0.5), ((plain, 1), 0.2), ((plain, 2), 0.15), ((plain, 3), 0.15)])
     encoders: dict[frozenset[int], tuple[Encoder, list[Clause]] | HornOutcome] = {}
     rules: dict[frozenset[int], list[Rule]] = {}
-    out = HornOutcome("unknown", f"{GAVE_UP} (no time)", timed_out=True)
+    out = HornOutcome("unknown", gave_up("no time").reason, timed_out=True)
     finished: set[tuple[frozenset[int], int]] = set()  # attempts that answered: the same again
     attempts = rounds(schedule, timeout_s)
     for i, ((generalize, seed), most) in enumerate(attempts):
@@ -605,16 +624,15 @@ def solve(program: Program, timeout_s: float, cancelled: Callable[[], bool] = la
         if generalize not in rules:
             found = with_variables(clauses, deadline)
             if found is None:
-                out = HornOutcome("unknown", BUILDING_TIMED_OUT, timed_out=True)
+                out = HornOutcome("unknown", BUILDING_TIMED_OUT.reason, timed_out=True)
                 break
             rules[generalize] = found
         candidate = _spacer_once(rules[generalize], left if i == len(attempts) - 1 else most, seed, deadline)
-        timed_out = isinstance(candidate, str) and candidate.startswith(GAVE_UP)
-        if not timed_out:
+        if not (isinstance(candidate, NoSolution) and candidate.gave_up):
             finished.add((generalize, seed))
-        if isinstance(candidate, str):
-            out = HornOutcome("unknown", candidate, timed_out=timed_out)
-            if candidate == COUNTEREXAMPLE and not generalize:
+        if isinstance(candidate, NoSolution):
+            out = HornOutcome("unknown", candidate.reason, timed_out=candidate.gave_up)
+            if candidate.counterexample and not generalize:
                 break  # the clauses themselves reach the error: no seed will prove them
             continue
         if cancelled():
@@ -743,11 +761,11 @@ def checked_candidate(program: Program, lia: Encoder, generalize: frozenset[int]
 SEED_SHARES = ((0, 0.4), (1, 0.2), (2, 0.2), (3, 0.2))
 
 
-def spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretation] | str:
+def spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretation] | NoSolution:
     """Each relation's interpretation in Spacer's solution, or why there is none
     (``COUNTEREXAMPLE``: the error relation is derivable, over the integers)."""
     deadline = time.monotonic() + timeout_s
-    out = f"{GAVE_UP} (no time)"
+    out: dict[RelKey, Interpretation] | NoSolution = gave_up("no time")
     attempts = rounds(SEED_SHARES, timeout_s)
     found = with_variables(clauses, deadline)
     if found is None:
@@ -756,7 +774,7 @@ def spacer(clauses: list[Clause], timeout_s: float) -> dict[RelKey, Interpretati
         if deadline - time.monotonic() <= 0.05:
             break
         out = _spacer_once(found, timeout_s if i == len(attempts) - 1 else max(0.05, most), seed, deadline)
-        if not isinstance(out, str) or not out.startswith(GAVE_UP):
+        if not isinstance(out, NoSolution) or not out.gave_up:
             return out
     return out
 
@@ -790,7 +808,7 @@ def with_variables(clauses: list[Clause], deadline: float) -> list[Rule] | None:
     return out
 
 
-def _spacer_once(rules: list[Rule], seconds: float, seed: int, deadline: float) -> dict[RelKey, Interpretation] | str:
+def _spacer_once(rules: list[Rule], seconds: float, seed: int, deadline: float) -> dict[RelKey, Interpretation] | NoSolution:
     """One attempt: Spacer's search for at most ``seconds`` (or up to ``deadline``, building
     the rules included)."""
     # A context of its own: Spacer's search follows the terms' ids, and in the shared context
@@ -825,19 +843,19 @@ def _spacer_once(rules: list[Rule], seconds: float, seed: int, deadline: float) 
         add_rule(fp, head, body, [v.translate(ctx) for v in sorted(free, key=str)] + heads)
     ms = solver_timeout(int(1000 * min(seconds, deadline - time.monotonic())))
     if ERROR not in rels:
-        return "no error location is reachable in the clauses"
+        return NO_ERROR_RELATION
     fp.set("timeout", ms)
     token = solver_watchdog.arm(fp.ctx, time.monotonic() + ms / 1000 + 0.05)
     try:
         r = fp.query(rels[ERROR]())
     except z3.Z3Exception as exc:  # interrupted by the watchdog, typically
-        return f"{GAVE_UP} ({exc})"
+        return gave_up(str(exc))
     finally:
         solver_watchdog.disarm(token)
     if r == z3.sat:
         return COUNTEREXAMPLE
     if r != z3.unsat:
-        return f"{GAVE_UP} ({fp.reason_unknown() or 'unknown'})"
+        return gave_up(fp.reason_unknown() or "unknown")
     return _model(fp.get_answer(), rels)
 
 

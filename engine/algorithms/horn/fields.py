@@ -59,7 +59,7 @@ from ...cfa.ir import (
     Var,
 )
 from ...smt.solving import extend
-from .cells import INDEX, edge_exprs
+from .cells import INDEX, EncodingBase, edge_exprs
 
 
 @dataclass
@@ -102,7 +102,7 @@ class Fields:
 
     def passed(self, call: CallEdge, params: list[str]) -> list[tuple[str, str]]:
         """(callee's pseudo-variable, caller's) for each field a call hands over."""
-        out = []
+        out: list[tuple[str, str]] = []
         for q, a in zip(params, call.args):
             if q not in self.pointers:
                 continue
@@ -246,8 +246,8 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
                 exprs = [e.rhs]  # a member array's initialiser (``= {0}``): within the member
             for x in exprs:
                 visit(x)
-    for t, o in addresses.items():
-        if t in bad:
+    for temp, o in addresses.items():
+        if temp in bad:
             bad.add(o)  # the temporary was used otherwise: the object's address with it
     changed = True
     while changed:
@@ -263,7 +263,7 @@ def _modelled(program: Program) -> tuple[dict[str, StructType], dict[str, Struct
             {t: o for t, o in addresses.items() if o not in bad})
 
 
-class FieldEncoding:
+class FieldEncoding(EncodingBase):
     """The copy-in/copy-out semantics, mixed into a SegmentEncoder class (horn.Encoder composes
     them): the member accesses that stand for pseudo-variables, and the objects' declarations
     (calls are horn.Encoder._call's)."""
@@ -271,7 +271,7 @@ class FieldEncoding:
     fields: Fields  # set on the composed class
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
         if not hasattr(self, "ub"):  # shared with CellEncoding where both are mixed in
             self.ub: list[tuple[int, z3.BoolRef]] = []
 
@@ -289,13 +289,13 @@ class FieldEncoding:
         known = _null_test(e, self.fields.pointers)
         if known is not None:
             return z3.BoolVal(known)
-        return super().cond(e)  # type: ignore[misc]
+        return super().cond(e)
 
     def expr(self, e: Expr):
         name = self.fields.name_of(e) if isinstance(e, Member) else None
         if name is not None:
-            return self.read(name)  # type: ignore[attr-defined]
-        return super().expr(e)  # type: ignore[misc]
+            return self.read(name)
+        return super().expr(e)
 
     def assign(self, lhs: Expr | None, value) -> None:
         size = self._cells(lhs) if lhs is not None else None
@@ -303,29 +303,29 @@ class FieldEncoding:
             assert isinstance(lhs, Index)
             i, t = self.expr(lhs.index), lhs.index.type
             assert isinstance(t, IntType)
-            th = self.th  # type: ignore[attr-defined]
+            th = self.th
             if th.name != "lia":
                 i = extend(i, t, INDEX.bits)
             outside = z3.Or(i < th.const(0, INDEX), i >= th.const(size, INDEX))
-            self.ub.append((len(self.constraints), outside))  # type: ignore[attr-defined]
+            self.ub.append((len(self.constraints), outside))
             return
         name = self.fields.name_of(lhs) if isinstance(lhs, Member) else None
         if name is None:
-            super().assign(lhs, value)  # type: ignore[misc]
+            super().assign(lhs, value)
         elif value is None:
-            self.havoc(name)  # type: ignore[attr-defined]
+            self.havoc(name)
         else:
-            self.write(name, value())  # type: ignore[attr-defined]
+            self.write(name, value())
 
     def edge(self, e: Edge, all_globals) -> None:
         if isinstance(e, DeclEdge) and e.var is not None and e.var.name in self.fields.objects:
             for name in self.fields.objects[e.var.name]:
                 if isinstance(e.init, Const):  # zero-filled
-                    self.write(name, self.th.const(0, self.th.type_of(name)))  # type: ignore[attr-defined]
+                    self.write(name, self.th.const(0, self.th.type_of(name)))
                 else:
-                    self.havoc(name)  # type: ignore[attr-defined]
+                    self.havoc(name)
             return
-        super().edge(e, all_globals)  # type: ignore[misc]
+        super().edge(e, all_globals)
 
 
 __all__ = ["Fields", "FieldEncoding"]

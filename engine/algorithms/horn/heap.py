@@ -63,7 +63,7 @@ from ...cfa.ir import (
     Var,
 )
 from ...cfa.layout import Layout
-from .cells import FLAG, INDEX, edge_exprs
+from .cells import FLAG, INDEX, EncodingBase, edge_exprs
 
 # More objects than this cannot exist in an address space of 64 bits (each takes a byte at
 # least); an execution past it is none of the program's, and the count cannot wrap.
@@ -252,6 +252,7 @@ class _Walk:
             raise _Reject
         layout = Layout(self.program.data_model, self.program.structs)
         for t, k in self.temps.items():
+            assert k is not None  # (rejected above)
             need = layout.sizeof(StructType(k.split(" ", 1)[1]))
             for size in self.sizes[t]:
                 while isinstance(size, Cast):
@@ -452,7 +453,7 @@ def _mentions_struct_type(t: CType) -> bool:
         t = inner
 
 
-class HeapEncoding:
+class HeapEncoding(EncodingBase):
     """The object semantics, mixed into a SegmentEncoder class (horn.Encoder composes them):
     pointer variables as object numbers, field reads and writes, allocation. Like
     CellEncoding it records the accesses that may be undefined (``ub``) and, per read, the
@@ -461,7 +462,7 @@ class HeapEncoding:
     heap: Heap  # set on the composed class
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
         self.ub: list[tuple[int, z3.BoolRef]] = []
         self.heap_reads: list[tuple[Edge | None, str, str, z3.BoolRef]] = []
         self.current: Edge | None = None
@@ -471,7 +472,7 @@ class HeapEncoding:
         self.heap_seen: dict[tuple[str, str, int], z3.ExprRef] = {}
 
     def _const(self, v: int) -> z3.ExprRef:
-        return self.th.const(v, INDEX)  # type: ignore[attr-defined]
+        return self.th.const(v, INDEX)
 
     def ptr(self, x: Expr) -> z3.ExprRef:
         """The object number a struct pointer expression holds (0: NULL)."""
@@ -482,10 +483,10 @@ class HeapEncoding:
         if isinstance(x, Const):
             return self._const(0)
         if isinstance(x, Var):
-            return self.read(x.name)  # type: ignore[attr-defined]
+            return self.read(x.name)
         if isinstance(x, Deref):
             assert isinstance(x.ptr, Var)
-            return self.read(self.heap.refs[x.ptr.name])  # type: ignore[attr-defined]
+            return self.read(self.heap.refs[x.ptr.name])
         assert isinstance(x, Member)
         return self._field(x)
 
@@ -497,9 +498,9 @@ class HeapEncoding:
         assert k is not None
         ht = self.heap.types[k]
         q = self.ptr(x.base.ptr)
-        n = self.read(ht.n)  # type: ignore[attr-defined]
-        self.ub.append((len(self.constraints), z3.Or(q < self._const(1), q > n)))  # type: ignore[attr-defined]
-        return ht, q, q == self.read(ht.d)  # type: ignore[attr-defined]
+        n = self.read(ht.n)
+        self.ub.append((len(self.constraints), z3.Or(q < self._const(1), q > n)))
+        return ht, q, q == self.read(ht.d)
 
     def _field(self, x: Member) -> z3.ExprRef:
         ht, q, hit = self._object(x)
@@ -507,14 +508,14 @@ class HeapEncoding:
         at = (ht.key, f, q.get_id())
         r = self.heap_seen.get(at)
         if r is None:
-            r = self.arbitrary(ht.types[f])  # type: ignore[attr-defined]
-            self.constraints.append(z3.Implies(hit, r == self.read(ht.fields[f])))  # type: ignore[attr-defined]
+            r = self.arbitrary(ht.types[f])
+            self.constraints.append(z3.Implies(hit, r == self.read(ht.fields[f])))
             if f in ht.pointers:
                 # What the program stored: NULL or an object of the type allocated so far.
                 target = self.heap.types[ht.pointers[f]]
-                self.constraints.append(z3.And(r >= self._const(0), r <= self.read(target.n)))  # type: ignore[attr-defined]
-                unwritten = self.read(ht.init[f]) == self.th.const(0, FLAG)  # type: ignore[attr-defined]
-                self.ub.append((len(self.constraints), z3.And(hit, unwritten)))  # type: ignore[attr-defined]
+                self.constraints.append(z3.And(r >= self._const(0), r <= self.read(target.n)))
+                unwritten = self.read(ht.init[f]) == self.th.const(0, FLAG)
+                self.ub.append((len(self.constraints), z3.And(hit, unwritten)))
             self.heap_seen[at] = r
         self.heap_reads.append((self.current, ht.key, str(q.get_id()), hit))
         return r
@@ -523,7 +524,7 @@ class HeapEncoding:
         if isinstance(e, Member) and isinstance(e.base, Deref) and isinstance(e.type, IntType) \
                 and _target(e.base.ptr.type) in self.heap.types:
             return self._field(e)
-        return super().expr(e)  # type: ignore[misc]
+        return super().expr(e)
 
     def cond(self, e: Expr) -> z3.BoolRef:
         if isinstance(e, Binary) and e.op in ("==", "!=") and _target(e.left.type) in self.heap.types:
@@ -531,7 +532,7 @@ class HeapEncoding:
             return a == b if e.op == "==" else a != b
         if _target(e.type) in self.heap.types:
             return self.ptr(e) != self._const(0)
-        return super().cond(e)  # type: ignore[misc]
+        return super().cond(e)
 
     def assign(self, lhs: Expr | None, value) -> None:
         """A call's result or an external function's: into a field or a pointer variable too."""
@@ -540,39 +541,39 @@ class HeapEncoding:
             return
         if isinstance(lhs, Var) and lhs.name in self.heap.pointers:
             if value is None:
-                self.havoc(lhs.name)  # type: ignore[attr-defined]
+                self.havoc(lhs.name)
             else:
-                self.write(lhs.name, value())  # type: ignore[attr-defined]
+                self.write(lhs.name, value())
             return
-        super().assign(lhs, value)  # type: ignore[misc]
+        super().assign(lhs, value)
 
     def _store(self, lhs: Member, value: z3.ExprRef | None) -> None:
         ht, q, hit = self._object(lhs)
         f = lhs.field
         if f not in ht.fields:  # a field the clauses do not keep (not read either)
             return
-        new = value if value is not None else self.arbitrary(ht.types[f])  # type: ignore[attr-defined]
+        new = value if value is not None else self.arbitrary(ht.types[f])
         if f in ht.pointers:
             target = self.heap.types[ht.pointers[f]]
-            stray = z3.Or(new < self._const(0), new > self.read(target.n))  # type: ignore[attr-defined]
-            self.ub.append((len(self.constraints), stray))  # type: ignore[attr-defined]
-            self.write(ht.init[f], z3.If(hit, self.th.const(1, FLAG), self.read(ht.init[f])))  # type: ignore[attr-defined]
-        self.write(ht.fields[f], z3.If(hit, new, self.read(ht.fields[f])))  # type: ignore[attr-defined]
+            stray = z3.Or(new < self._const(0), new > self.read(target.n))
+            self.ub.append((len(self.constraints), stray))
+            self.write(ht.init[f], z3.If(hit, self.th.const(1, FLAG), self.read(ht.init[f])))
+        self.write(ht.fields[f], z3.If(hit, new, self.read(ht.fields[f])))
         self.heap_seen = {k: r for k, r in self.heap_seen.items() if k[0] != ht.key}
 
     def _allocate(self, lhs: Var, k: str) -> None:
         ht = self.heap.types[k]
-        before = self.read(ht.n)  # type: ignore[attr-defined]
-        if self.th.name == "bv":  # (the integers do not wrap)  # type: ignore[attr-defined]
-            self.constraints.append(before < self._const(MAX_OBJECTS))  # type: ignore[attr-defined]
+        before = self.read(ht.n)
+        if self.th.name == "bv":  # (the integers do not wrap)
+            self.constraints.append(before < self._const(MAX_OBJECTS))
         n = before + self._const(1)
-        self.write(ht.n, n)  # type: ignore[attr-defined]
-        self.write(lhs.name, n)  # type: ignore[attr-defined]
-        hit = n == self.read(ht.d)  # type: ignore[attr-defined]
+        self.write(ht.n, n)
+        self.write(lhs.name, n)
+        hit = n == self.read(ht.d)
         for f, v in ht.fields.items():
-            self.write(v, z3.If(hit, self.arbitrary(ht.types[f]), self.read(v)))  # type: ignore[attr-defined]
+            self.write(v, z3.If(hit, self.arbitrary(ht.types[f]), self.read(v)))
         for v in ht.init.values():
-            self.write(v, z3.If(hit, self.th.const(0, FLAG), self.read(v)))  # type: ignore[attr-defined]
+            self.write(v, z3.If(hit, self.th.const(0, FLAG), self.read(v)))
         self.heap_seen = {key: r for key, r in self.heap_seen.items() if key[0] != ht.key}
 
     def edge(self, e: Edge, all_globals) -> None:
@@ -586,27 +587,27 @@ class HeapEncoding:
             return
         if isinstance(e, DeclEdge) and e.var is not None and e.var.name in pointers:
             if e.init is None or isinstance(e.init, Nondet):
-                self.havoc(e.var.name)  # type: ignore[attr-defined]
+                self.havoc(e.var.name)
             else:
-                self.write(e.var.name, self.ptr(e.init))  # type: ignore[attr-defined]
+                self.write(e.var.name, self.ptr(e.init))
             return
         if isinstance(e, AssignEdge) and isinstance(e.lhs, Deref) and isinstance(e.lhs.ptr, Var) \
                 and e.lhs.ptr.name in self.heap.refs:
             assert e.rhs is not None
-            self.write(self.heap.refs[e.lhs.ptr.name], self.ptr(e.rhs))  # type: ignore[attr-defined]
+            self.write(self.heap.refs[e.lhs.ptr.name], self.ptr(e.rhs))
             return
         if isinstance(e, ReturnEdge) and e.result_var is not None and e.result_var.name in pointers:
             if e.value is None:
-                self.havoc(e.result_var.name)  # type: ignore[attr-defined]
+                self.havoc(e.result_var.name)
             else:
-                self.write(e.result_var.name, self.ptr(e.value))  # type: ignore[attr-defined]
+                self.write(e.result_var.name, self.ptr(e.value))
             return
         if isinstance(e, AssignEdge) and isinstance(e.lhs, Var) and e.lhs.name in pointers:
             assert e.rhs is not None
             if isinstance(e.rhs, Nondet):
-                self.havoc(e.lhs.name)  # type: ignore[attr-defined]
+                self.havoc(e.lhs.name)
             else:
-                self.write(e.lhs.name, self.ptr(e.rhs))  # type: ignore[attr-defined]
+                self.write(e.lhs.name, self.ptr(e.rhs))
             return
         if isinstance(e, AssignEdge) and isinstance(e.lhs, Member) and isinstance(e.lhs.base, Deref) \
                 and _target(e.lhs.base.ptr.type) in self.heap.types:
@@ -617,13 +618,13 @@ class HeapEncoding:
             elif _target(e.lhs.type) is not None:
                 value = self.ptr(rhs)
             else:
-                v = self.expr(rhs)  # type: ignore[attr-defined]
+                v = self.expr(rhs)
                 lt = e.lhs.type
                 assert isinstance(lt, IntType) and isinstance(rhs.type, IntType)
-                value = v if rhs.type == lt else self.cast(v, rhs.type, lt)  # type: ignore[attr-defined]
+                value = v if rhs.type == lt else self.cast(v, rhs.type, lt)
             self._store(e.lhs, value)
             return
-        super().edge(e, all_globals)  # type: ignore[misc]
+        super().edge(e, all_globals)
 
     def deciding(self, edge: Edge) -> z3.BoolRef:
         """That the reads made on ``edge`` are the distinguished objects (per type, where one

@@ -35,6 +35,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TypeVar
 
 import z3
@@ -138,7 +139,7 @@ def _exit_facts(fn: FunctionCFA, tab: Tabled, names: dict[str, z3.ArithRef],
     from its value at the call, where the sum fits the global's type."""
     p = names[old(fn.params[tab.key])]
     shown = fn.params[tab.key].split("::")[-1]
-    out = []
+    out: list[tuple[z3.BoolRef, str, object]] = []
     if tab.result is not None and fn.result_var is not None:
         out.append((_lookup(p, names[fn.result_var], *tab.result), _table_text(shown, "\\result", tab.result), -1))
     for g, t in tab.effects.items():
@@ -298,7 +299,7 @@ def _fitted(vs: list[str], states: list[dict[str, int]], program: Program, side:
     one over a feature, where the feature's table has the call's argument."""
     out: list[Guess] = []
     for eq in equalities(vs, [{v: s[v] for v in vs} for s in states]):
-        here = [lambda names, eq=eq: atom(eq, names)]
+        here: list[Guess] = [partial(atom, eq)]
         for v in vs:
             guarded = None if v.endswith(old("")) or v.startswith("#") else _guarded(eq, v, program)
             if guarded is not None:
@@ -307,7 +308,11 @@ def _fitted(vs: list[str], states: list[dict[str, int]], program: Program, side:
         out += [_over(g, {x: features[x] for x in used}) for g in here] if used and features else here
     if side is None:
         return out
-    return [lambda names, f=f: z3.Implies(side(names), f(names)) for f in out]
+    return [partial(_implied, side, f) for f in out]
+
+
+def _implied(side: Guess, guess: Guess, names: dict[str, z3.ArithRef]) -> z3.BoolRef:
+    return z3.Implies(side(names), guess(names))
 
 
 def _over(guess: Guess, features: dict[str, Feature]) -> Guess:
@@ -394,7 +399,7 @@ def _tabulate(program: Program, enc: horn.Encoder, met: dict[str, dict[str, set[
         below = under[0] if under[0] is not None and all(u == under[0] for u in under) else None
 
         tables[name] = Tabled(key, _column(rows, below, lambda r: r[0]) if fn.result_var is not None else None,
-                              {g: t for g in written if (t := _column(rows, below, lambda r, g=g: r[1].get(g)))})
+                              {g: t for g in written if (t := _column(rows, below, partial(_increase_of, g)))})
     return tables, {n: m for n, m in walker.memo.items() if n in tables}
 
 
@@ -474,6 +479,11 @@ def _run_from(memo: dict[tuple[int, ...], Call], fixed: tuple[int, ...], lo: int
 
 
 
+def _increase_of(g: str, call: Call) -> int | None:
+    """How much a call adds to global ``g``."""
+    return call[1].get(g)
+
+
 def _column(rows: list[tuple[int, Call]], below: Call | None, pick: Callable[[Call], int | None]) -> Table | None:
     """The table of one of the calls' outcomes (the result, or a global's increase)."""
     values = [pick(r) for _, r in rows]
@@ -494,7 +504,7 @@ def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled],
     for name, tab in tables.items():
         fn = program.functions[name]
         out.setdefault(horn.key(fn.exit), []).extend(
-            lambda names, fn=fn, tab=tab, i=i: _exit_facts(fn, tab, names, program)[i][0]
+            partial(_exit_fact, fn, tab, program, i)
             for i in range(len(tab.effects) + (tab.result is not None and fn.result_var is not None)))
     for name, cur in curried.items():
         fn = program.functions[name]
@@ -506,28 +516,43 @@ def _table_facts(program: Program, enc: horn.Encoder, tables: dict[str, Tabled],
             if enc.cut(fn, n):
                 out.setdefault(horn.key(n), []).extend(apart)
         out.setdefault(horn.key(fn.exit), []).extend(
-            lambda names, fn=fn, part=part: Curried.fact(part, [names[old(p)] for p in fn.params],
-                                                         names[fn.result_var])  # type: ignore[index]
-            for part in cur.parts())
+            partial(_curried_exit_fact, fn, part) for part in cur.parts())
     for f in program.all_functions():
         for e in f.edges():
             if not isinstance(e, CallEdge) or not isinstance(e.lhs, Var):
                 continue
             known = [_evaluated(a, dict.fromkeys(a.variables(), 0)) is not None for a in e.args]
             facts: list[Guess] = []
-            tab = tables.get(e.callee)
-            if tab is not None and tab.result is not None and known[tab.key]:
-                facts.append(lambda names, a=e.args[tab.key], t=e.lhs.name, table=tab.result:
-                             _lookup(_term(a, names, z3.IntVal), names[t], *table))  # type: ignore[arg-type]
+            called = tables.get(e.callee)
+            if called is not None and called.result is not None and known[called.key]:
+                facts.append(partial(_call_fact, e.args[called.key], e.lhs.name, called.result))
             if e.callee in curried and all(known):
-                facts += [lambda names, e=e, part=part: Curried.fact(
-                    part, [_term(a, names, z3.IntVal) for a in e.args], names[e.lhs.name])  # type: ignore[misc, union-attr]
-                    for part in curried[e.callee].parts()]
+                facts += [partial(_curried_call_fact, e, e.lhs.name, part) for part in curried[e.callee].parts()]
             # (only where the call's result may be: at a cut point before it they would fail)
             for n in _after(e):
                 if enc.cut(f, n):
                     out.setdefault(horn.key(n), []).extend(facts)
     return out
+
+
+def _exit_fact(fn: FunctionCFA, tab: Tabled, program: Program, i: int, names: dict[str, z3.ArithRef]) -> z3.BoolRef:
+    return _exit_facts(fn, tab, names, program)[i][0]
+
+
+def _curried_exit_fact(fn: FunctionCFA, part: tuple[tuple[int, ...], Table],
+                       names: dict[str, z3.ArithRef]) -> z3.BoolRef:
+    assert fn.result_var is not None  # (a function of a result: curried tables are of pure functions)
+    return Curried.fact(part, [names[old(p)] for p in fn.params], names[fn.result_var])
+
+
+def _call_fact(arg: Expr, lhs: str, table: Table, names: dict[str, z3.ArithRef]) -> z3.BoolRef:
+    """A call's result ``lhs`` by its argument ``arg``, as the callee's table says."""
+    return _lookup(_term(arg, names, z3.IntVal), names[lhs], *table)
+
+
+def _curried_call_fact(e: CallEdge, lhs: str, part: tuple[tuple[int, ...], Table],
+                       names: dict[str, z3.ArithRef]) -> z3.BoolRef:
+    return Curried.fact(part, [_term(a, names, z3.IntVal) for a in e.args], names[lhs])
 
 
 def _after(e: CallEdge) -> list[CFANode]:
@@ -579,7 +604,7 @@ def _term(e: Expr, names: Mapping[str, T], const: Callable[[int], T]) -> T | Non
         x = _term(e.left, names, const)
         if x is None:
             return None
-        return x + e.right.value if e.op == "+" else x - e.right.value  # type: ignore[operator]
+        return x + e.right.value if e.op == "+" else x - e.right.value  # type: ignore[operator, return-value]
     return None
 
 

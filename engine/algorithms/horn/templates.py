@@ -258,9 +258,9 @@ def _candidates(program: Program, enc: Encoder, f: FunctionCFA, names: dict[str,
         if v.endswith("@old") and v[:-4] in names:
             add(names[v] == names[v[:-4]])
     for cell in cells:
-        n = _vla_size(enc, f, cell)
-        if n is not None and isinstance(cell.sizes[0], str):
-            add(names[cell.sizes[0]] == n)
+        length = _vla_size(enc, f, cell)
+        if length is not None and isinstance(cell.sizes[0], str):
+            add(names[cell.sizes[0]] == length)
         for x in _cell_candidates(enc, f, cell, names):
             add(x)
     return out
@@ -287,7 +287,7 @@ def associations(enc: Encoder, f: FunctionCFA) -> tuple[dict[str, set[int]], set
             if vb is not None:
                 consts.setdefault(a.name, set()).add(vb)
             elif isinstance(b, Var):
-                pairs.add(tuple(sorted((a.name, b.name))))  # type: ignore[arg-type]
+                pairs.add((min(a.name, b.name), max(a.name, b.name)))
         if isinstance(b, Var) and vb is None and va is not None:
             consts.setdefault(b.name, set()).add(va)
 
@@ -336,13 +336,14 @@ def _cell_candidates(enc: Encoder, f: FunctionCFA, cell: Cell, names: dict[str, 
 def _size(cell: Cell, names: dict[str, z3.ArithRef]) -> z3.ArithRef | None:
     """The array's number of elements as a term (a variable-length array's is its length's
     pseudo-variable), or None."""
-    if all(isinstance(s, int) for s in cell.sizes):
+    constant = [s for s in cell.sizes if isinstance(s, int)]
+    if len(constant) == len(cell.sizes):
         total = 1
-        for s in cell.sizes:
-            total *= s  # type: ignore[operator]
+        for s in constant:
+            total *= s
         return z3.IntVal(total)
     if len(cell.sizes) == 1 and cell.sizes[0] in names:
-        return names[cell.sizes[0]]  # type: ignore[index]
+        return names[cell.sizes[0]]
     return None
 
 
@@ -398,7 +399,7 @@ def _flat(enc: Encoder, cell: Cell, idx: list[Expr], names: dict[str, z3.ArithRe
         if not isinstance(size, int):
             return None
         stride *= size
-        flat = flat + x * stride  # type: ignore[operator]
+        flat = flat + x * stride
     return flat
 
 
@@ -517,10 +518,10 @@ def _term(enc: Encoder, x: Expr | None, names: dict[str, z3.ArithRef], guards: d
         here, there = _flat(enc, other, got[1], names), _flat(enc, other, at, names)
         if here is None or there is None:
             return None
-        for a in (1, -1):  # the same index, or its mirror image (``B[m-1-i][n-1-j]``)
-            b = z3.simplify(here - a * there)
+        for sign in (1, -1):  # the same index, or its mirror image (``B[m-1-i][n-1-j]``)
+            b = z3.simplify(here - sign * there)
             if z3.is_int_value(b):
-                guards[other.array] = names[other.d[0]] == a * d + b
+                guards[other.array] = names[other.d[0]] == sign * d + b
                 return names[other.v]
         if coords:  # another index, at the cell's coordinates (a transpose: ``A[j][i]``)
             guards[other.array] = names[other.d[0]] == z3.substitute(here, *coords)

@@ -40,7 +40,7 @@ inputs and a harness, decide.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import z3
@@ -232,7 +232,7 @@ def _algebraic(program: Program, ts: TransitionSystem, heads: set[RelKey], gap: 
     return None
 
 
-def _by_type(c: Candidate, types: dict[str, object]) -> bool:
+def _by_type(c: Candidate, types: Mapping[str, object]) -> bool:
     op, v, other, n = c  # type: ignore[misc]
     t = types.get(v[1])
     if other is not None or not isinstance(t, IntType):

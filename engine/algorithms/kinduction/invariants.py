@@ -57,16 +57,16 @@ def offered(program: Program, ts: TransitionSystem, facts: dict[RelKey, list[Ato
     own: dict[RelKey, list[Candidate]] = {}
     shared: dict[str, dict[Candidate, None]] = {}  # per function, in order
     for loc in sorted(facts, key=lambda k: (k not in heads, k)):
-        made = [c for a in facts[loc] if (c := _offered(program, ts, loc[0], a)) is not None]
+        made: list[Candidate] = [c for a in facts[loc] if (c := _offered(program, ts, loc[0], a)) is not None]
         own[loc] = made
         shared.setdefault(loc[0], {}).update(dict.fromkeys(made))
     out: dict[InvKey, list[Candidate]] = {}
     for k in ts.pc_of:
         picked = dict.fromkeys(own.get(k, [])[:MAX_OFFERED])
-        for c in shared.get(k[0], ()):
+        for other in shared.get(k[0], ()):
             if len(picked) >= MAX_OFFERED:
                 break
-            picked.setdefault(c)
+            picked.setdefault(other)
         if picked:
             out[k] = list(picked)
     return out

@@ -10,34 +10,17 @@ bits as they were. So the engines see ordinary members and integer arithmetic on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pycparser import c_ast
 
 from ...frontend.errors import Range, Unsupported
 from ..ctype import CType, IntType, StructType
-from ..ir import AssignEdge, Binary, Cast, Const, Edge, Expr, Member, Var
+from ..ir import AssignEdge, Binary, Cast, Const, Expr, Member, Var
 from ..struct_layout import BitField, Fields, storage_for
+from .forms import BitFieldRef
+from .parts import BuilderParts
 
 
-@dataclass(frozen=True, slots=True)
-class BitFieldRef(Expr):
-    """``base.field`` for a bit-field: an lvalue of the field's declared type, which only the
-    front end sees (it is lowered before any edge is made)."""
-
-    base: Expr
-    field: BitField
-    fields: Fields
-    type: CType
-
-    def canon(self) -> str:
-        return f"(bitfield {self.base.canon()}.{self.field.name}):{self.type.key()}"
-
-    def children(self) -> tuple[Expr, ...]:
-        return (self.base,)
-
-
-class BitFieldBuilder:
+class BitFieldBuilder(BuilderParts):
     """Bit-field accesses as arithmetic on storage members (a part of FunctionBuilder)."""
 
     def member(self, base: Expr, name: str, node: c_ast.Node) -> Expr:
@@ -114,7 +97,7 @@ class BitFieldBuilder:
         flipped = self.convert(self.fold(Binary("^", value, Const(sign, work), work)), signed_work)
         return self.convert(self.fold(Binary("-", flipped, Const(sign, signed_work), signed_work)), result)
 
-    def bitfield_assign(self, node: c_ast.Node | None, rng: Range | None, lhs: Expr, rhs: Expr) -> Edge:
+    def bitfield_assign(self, node: c_ast.Node | None, rng: Range | None, lhs: Expr, rhs: Expr) -> AssignEdge:
         """``lhs = rhs`` where either side is a bit-field, as edges on storage members."""
         if isinstance(rhs, BitFieldRef):
             rhs = self.convert(self.bitfield_load(rhs), lhs.type)
@@ -130,7 +113,7 @@ class BitFieldBuilder:
             tmp = self.new_temp(work, rng if rng is not None else self.pb.range(node))
             self.emit(AssignEdge, node, rng, lhs=tmp, rhs=value)
             value = tmp
-        edge: Edge | None = None
+        edge: AssignEdge | None = None
         for name, st, s_bit, width, v_bit in pieces:
             wide = st if st.bits >= 32 else dm.uint
             mask = ((1 << width) - 1) << s_bit

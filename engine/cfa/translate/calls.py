@@ -43,12 +43,13 @@ from .common import (
     NONDET_PREFIX,
     unsupported_reason,
 )
+from .parts import BuilderParts
 
 # Bits of an integer that a floating type holds exactly (x86: float, double, 80-bit long double).
 MANTISSA_BITS = {"float": 24, "double": 53}
 
 
-class CallBuilder:
+class CallBuilder(BuilderParts):
     """Calls and the verification model: defined, external and nondet functions, error and assert functions (a part of FunctionBuilder)."""
 
     # ---- calls ------------------------------------------------------------

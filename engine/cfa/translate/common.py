@@ -8,6 +8,7 @@ import re
 from ..ctype import (
     CType,
     DataModel,
+    IntType,
     StructType,
 )
 from ..ir import Var
@@ -45,7 +46,7 @@ class Scope:
         self.parent = parent
         # The function whose body the scope is in (None at file scope): what a type that names an
         # expression (typeof) builds that expression for.
-        self.function = function if function is not None else parent.function if parent is not None else None
+        self.function: str | None = function if function is not None else parent.function if parent is not None else None
         self.vars: dict[str, str] = {}
         self.typedefs: dict[str, CType] = {}
         self.enums: dict[str, int] = {}
@@ -149,7 +150,7 @@ LITERAL_KINDS: dict[str, tuple[str, int, str]] = {
 }
 
 
-def literal_elem_type(dm: DataModel, name: str) -> CType:
+def literal_elem_type(dm: DataModel, name: str) -> IntType:
     """The CType a LITERAL_KINDS element type name stands for."""
     return {"char": dm.char, "int": dm.int, "unsigned short": dm.ushort, "unsigned int": dm.uint}[name]
 

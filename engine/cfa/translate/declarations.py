@@ -33,9 +33,10 @@ from .common import (
     Scope,
     unsupported_reason,
 )
+from .parts import BuilderParts
 
 
-class DeclarationBuilder:
+class DeclarationBuilder(BuilderParts):
     """Declarations and initialisers: globals, locals, aggregates and zero fill (a part of FunctionBuilder)."""
 
     # ---- declarations -----------------------------------------------------
@@ -80,7 +81,11 @@ class DeclarationBuilder:
             while t is not None:
                 around_label.add(id(t))
                 t = t.parent
-            edge.ends = tuple(self.leaving(scope, lambda s, around=around_label: id(s) in around))
+
+            def around(s: Scope, ids: set[int] = around_label) -> bool:
+                return id(s) in ids
+
+            edge.ends = tuple(self.leaving(scope, around))
 
     def lives_in_memory(self, name: str, t: CType) -> bool:
         """Whether a local may live in memory: an aggregate, or a variable whose address the
@@ -123,7 +128,7 @@ class DeclarationBuilder:
         if "extern" in decl.storage and decl.init is None:
             # Defined elsewhere: its initial value is unknown.
             pb.extern_only[name] = self.emit(DeclEdge, decl, var=Var(name, t), init=Nondet(
-                t, f"extern {name}") if isinstance(t, IntType) else None, is_global=True)  # type: ignore[assignment]
+                t, f"extern {name}") if isinstance(t, IntType) else None, is_global=True)
             return
         declared = pb.extern_only.pop(name, None)
         if declared is not None:

@@ -37,7 +37,6 @@ from ..ir import (
 )
 from ..layout import Layout
 from ..semantics import eval_binary, eval_cast, eval_unary
-from .bitfields import BitFieldRef
 from .common import (
     is_elvis,
     literal_elem_type,
@@ -46,10 +45,11 @@ from .common import (
     parse_char_literal,
     parse_string_literal,
 )
-from .vla import VlaPointer, VlaSlice
+from .forms import BitFieldRef, VlaPointer, VlaSlice
+from .parts import BuilderParts
 
 
-class ExpressionBuilder:
+class ExpressionBuilder(BuilderParts):
     """Expressions: typed, side-effect free, with calls, assignments and short circuits turned into edges and temporaries (a part of FunctionBuilder)."""
 
     # ---- expressions: typing helpers --------------------------------------

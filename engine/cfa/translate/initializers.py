@@ -24,6 +24,7 @@ from ..ctype import ArrayType, CType, IntType, PointerType, StructType
 from ..ir import AssignEdge, Const, DeclEdge, Expr, Index, Var
 from ..struct_layout import Fields
 from .common import START_FUNCTION, literal_elem_type, parse_string_literal
+from .parts import BuilderParts
 
 # The GNU range designator ``[lo ... hi]``, as the token pass spells it for pycparser.
 RANGE_DESIGNATOR = "__cbam_range"
@@ -59,7 +60,7 @@ class _Store:
     value: c_ast.Node | Expr | _Shared
 
 
-class InitializerBuilder:
+class InitializerBuilder(BuilderParts):
     """Initialisers: the walk over brace-enclosed lists and designators (a part of FunctionBuilder)."""
 
     # ---- the types an initialiser completes ----------------------------------

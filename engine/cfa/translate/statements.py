@@ -22,9 +22,10 @@ from ..ir import (
     Var,
 )
 from .common import is_elvis, range_bounds
+from .parts import BuilderParts
 
 
-class StatementBuilder:
+class StatementBuilder(BuilderParts):
     """Statements and conditions: control flow, loops, switch, goto and return (a part of FunctionBuilder)."""
 
     # ---- conditions -------------------------------------------------------

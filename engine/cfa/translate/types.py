@@ -25,13 +25,14 @@ from .common import (
     START_FUNCTION,
     Scope,
 )
-from .vla import VlaSlice
+from .forms import VlaSlice
+from .parts import ProgramParts
 
 NON_CONSTANT = "a non-constant expression where C requires a constant"
 
 
 
-class TypeResolver:
+class TypeResolver(ProgramParts):
     """Types: C declarators and specifiers resolved to cbam types, struct layouts, enums and constant expressions (a part of FunctionBuilder)."""
 
     # ---- types -----------------------------------------------------------

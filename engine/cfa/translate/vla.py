@@ -13,49 +13,18 @@ While an expression is built, an array that is not yet indexed down to an elemen
 :class:`VlaSlice` (``A``, ``A[i]``) or, for a parameter, a :class:`VlaPointer` (``a``, whose
 type is a pointer to rows of variable length). Neither ever reaches a CFA: indexing one gives
 an ``Index`` or ``Deref`` of an element, and using one as a value (``rvalue``) gives a pointer.
+(Both are defined in translate/forms.py, with ``VlaShape``.)
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from pycparser import c_ast
 
 from ...frontend.errors import Unsupported
 from ..ctype import ArrayType, CType
 from ..ir import AddrOf, AssignEdge, Binary, Cast, Const, DeclEdge, Deref, Expr, FitsEdge, Index, Var
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class VlaSlice(Expr):
-    """A variable-length array or one of its rows: ``prod(dims)`` elements from element ``start``
-    of ``base``, which is the flat array variable or a pointer to elements (a parameter's)."""
-
-    base: Expr
-    start: Expr  # ptrdiff_t
-    dims: tuple[Expr, ...]  # its lengths, outermost first (size_t: hidden variables or constants)
-    elem: CType
-    type: CType  # its C type (arrays of no known length where a length is variable)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class VlaPointer(Expr):
-    """A parameter declared as an array whose inner lengths are variable: a pointer to rows
-    of ``dims`` elements."""
-
-    var: Var
-    dims: tuple[Expr, ...]
-    elem: CType
-    type: CType  # the parameter's type, a pointer to the row type
-
-
-@dataclass(frozen=True, slots=True)
-class VlaShape:
-    """What the function knows of a variable-length array variable or parameter."""
-
-    dims: tuple[Expr, ...]  # a variable's lengths, or a parameter's rows' (all but the outermost)
-    elem: CType
-    parameter: bool
+from .forms import VlaPointer, VlaShape, VlaSlice
+from .parts import BuilderParts
 
 
 class _Variable:
@@ -65,7 +34,7 @@ class _Variable:
 VARIABLE = _Variable()
 
 
-class VlaBuilder:
+class VlaBuilder(BuilderParts):
     """Variable-length arrays (a part of FunctionBuilder)."""
 
     # ---- declarations ---------------------------------------------------------------------

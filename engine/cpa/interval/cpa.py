@@ -81,7 +81,7 @@ def _trunc_div(a: int, b: int) -> int:
     return q if (a < 0) == (b < 0) else -q
 
 
-class IntervalCPA(CPA):
+class IntervalCPA(CPA[IntervalState]):
     name = "interval"
     joins = True
     widens_summaries = True
@@ -187,6 +187,7 @@ class IntervalCPA(CPA):
             if a is None or b is None or not isinstance(t, IntType):
                 return _range(t)
             if op in ("+", "-", "*"):
+                cands: tuple[int, ...]
                 if op == "+":
                     cands = (a[0] + b[0], a[1] + b[1])
                 elif op == "-":
@@ -248,7 +249,7 @@ class IntervalCPA(CPA):
         if isinstance(lhs, Var):
             full = self._full(lhs.name)
             return s.with_(lhs.name, None if itv is None or itv == full else itv)
-        root = lhs
+        root: Expr | None = lhs
         while not isinstance(root, Var):
             root = getattr(root, "base", None)
             if root is None:
@@ -258,12 +259,15 @@ class IntervalCPA(CPA):
     def transfer(self, s: IntervalState, edge: Edge, prec: Any) -> list[IntervalState]:
         look = lambda n: self.get(s, n)  # noqa: E731
         if isinstance(edge, AssignEdge):
+            assert edge.lhs is not None and edge.rhs is not None
             itv = None if isinstance(edge.rhs, Nondet) else self.eval(edge.rhs, look)
             return [self._assign(s, edge.lhs, itv)]
         if isinstance(edge, AssumeEdge):
+            assert edge.cond is not None
             r = self._refine(s, edge.cond, edge.truth)
             return [] if r is None else [r]
         if isinstance(edge, DeclEdge):
+            assert edge.var is not None
             itv = None if edge.init is None or isinstance(edge.init, Nondet) else self.eval(edge.init, look)
             return [self._assign(s, edge.var, itv)]
         if isinstance(edge, ReturnEdge):

@@ -78,9 +78,9 @@ def fixpoint(program: Program, deadline: float) -> dict[CFANode, IntervalState] 
         s = at[node]
         callee_of = exits.get(node)
         if callee_of is not None:
-            for e in calls.get(callee_of.name, ()):
-                if e.pred in at:
-                    put(e.succ, _returned(cpa, at[e.pred], s, e, callee_of))
+            for call in calls.get(callee_of.name, ()):
+                if call.pred in at:
+                    put(call.succ, _returned(cpa, at[call.pred], s, call, callee_of))
         for e in node.out:
             if isinstance(e, CallEdge):
                 callee = program.function_of_name(e.callee)

@@ -1,4 +1,4 @@
-"""Predicate abstraction under BAM with tree interpolation (seeds 003, 000, 001): the registry's
+"""Predicate abstraction under BAM with tree interpolation (Théoduloz 2010; Beyer & Friedberger 2020; Friedberger 2015): the registry's
 ``predicate``."""
 
 from __future__ import annotations

@@ -194,7 +194,8 @@ def exact_width(items, const: int, types: Callable[[str], IntType]) -> int:
 def _bv_sum(items, term: Callable[[str], z3.ExprRef], types: Callable[[str], IntType], w: int) -> z3.BitVecRef:
     """sum(c_i * x_i) modulo 2^w. A negative coefficient is a negation of the positive product:
     the same value, without multiplying by a constant whose bits are nearly all set."""
-    pos, neg = [], []
+    pos: list[z3.BitVecRef] = []
+    neg: list[z3.BitVecRef] = []
     for v, c in items:
         x = extend(term(v), types(v), w)
         t = x if abs(c) == 1 else z3.BitVecVal(abs(c), w) * x

@@ -1,4 +1,4 @@
-"""Predicate abstraction under BAM (seeds 003, 000, 001), with large blocks.
+"""Predicate abstraction under BAM (Théoduloz 2010; Beyer & Friedberger 2020; Friedberger 2015), with large blocks.
 
 A state is a Boolean combination ``psi`` of the predicates at its last abstraction point,
 plus the edges taken since (``pending``). Abstraction happens at function entries and
@@ -16,7 +16,7 @@ the extra parameter and return variables).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Set
 from typing import Any
 
 import z3
@@ -115,7 +115,7 @@ class PredicatePrecision:
         return (node.function, node.canon) in self.checks
 
     def with_atoms(self, new: dict[tuple[str, int], set[Atom]],
-                   checks: set[tuple[str, int]] = frozenset()) -> PredicatePrecision | None:  # type: ignore[assignment]
+                   checks: Set[tuple[str, int]] = frozenset()) -> PredicatePrecision | None:
         """A finer precision, or None if ``new`` adds nothing."""
         at = dict(self.at_node)
         grew = not checks <= self.checks
@@ -153,7 +153,7 @@ def abstraction_point(node: CFANode, fn: FunctionCFA) -> bool:
             or len(node.inn) > 1 or any(isinstance(e, CallEdge) for e in node.out))
 
 
-class PredicateCPA(CPA):
+class PredicateCPA(CPA[PredState]):
     name = "predicate"
 
     def __init__(self, program: Program, blocks: dict[str, Block], theory: str = "bv",

@@ -1,7 +1,7 @@
 """Predicate refinement: tree interpolants for an infeasible error path, without z3's
 (removed) interpolation API.
 
-The path becomes a tree of relations (seed 001, digest §3.3): one node per abstraction
+The path becomes a tree of relations (Friedberger 2015, §4.5.4–4.5.6): one node per abstraction
 point the path passes; a call that returns gives a *merge* node at the return site whose
 children are the caller's node at the call and the callee's node at its exit, and the
 callee's body starts from a leaf (its entry interpolant is ``true``, so entry abstractions
@@ -21,7 +21,7 @@ for ``sum`` it yields ``\\result == n + m``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -91,8 +91,8 @@ class TreeBuilder:
             raise _TooLarge()
         return n
 
-    def _close(self, fr: _Frame, location: CFANode, extra_children: list[TNode] = (),  # type: ignore[assignment]
-               extra: list[z3.BoolRef] = ()) -> None:  # type: ignore[assignment]
+    def _close(self, fr: _Frame, location: CFANode, extra_children: Sequence[TNode] = (),
+               extra: Sequence[z3.BoolRef] = ()) -> None:
         n = self._node(fr.fn, location)
         n.children = [fr.cur, *extra_children]
         n.label = list(fr.enc.constraints) + list(extra)

@@ -1,4 +1,4 @@
-"""Explicit-value analysis with CEGAR and interpolation (seed 004): the registry's ``value``."""
+"""Explicit-value analysis with CEGAR and interpolation (Beyer & Löwe 2012): the registry's ``value``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Explicit-value analysis (seed 004) with exact machine-integer semantics.
+"""Explicit-value analysis (Beyer & Löwe 2012) with exact machine-integer semantics.
 
 A state maps tracked variables to concrete values; a missing variable is unknown. The
 precision says which variables may be tracked at which location; CEGAR refines it.
@@ -160,19 +160,19 @@ def evaluate_symbolic(e: Expr, lookup: Callable[[str], Any]) -> Any:
                 if type(other) is int and other == 0:
                     return 0
                 if isinstance(other, sym.Sym):
-                    return sym.binary(e.op, a, b, e.left.type, e.type)  # type: ignore[arg-type]
+                    return sym.binary(e.op, a, b, e.left.type, e.type)
             return None
-        return sym.binary(e.op, a, b, e.left.type, e.type)  # type: ignore[arg-type]
+        return sym.binary(e.op, a, b, e.left.type, e.type)
     if isinstance(e, Unary):
         if not isinstance(e.arg.type, IntType):
             return None
         a = evaluate_symbolic(e.arg, lookup)
-        return None if a is None else sym.unary(e.op, a, e.arg.type if e.op != "!" else e.type)  # type: ignore[arg-type]
+        return None if a is None else sym.unary(e.op, a, e.arg.type if e.op != "!" else e.type)
     if isinstance(e, Cast):
         if not isinstance(e.arg.type, IntType):
             return None
         a = evaluate_symbolic(e.arg, lookup)
-        return None if a is None else sym.cast(a, e.type)  # type: ignore[arg-type]
+        return None if a is None else sym.cast(a, e.type)
     return None
 
 
@@ -222,7 +222,7 @@ def _invert(lhs: Expr, val: int, lookup: Callable[[str], int | None],
         return None
 
 
-class ValueCPA(CPA):
+class ValueCPA(CPA[ValueState]):
     name = "value"
 
     def __init__(self, program: Program, generalize: bool = True):
@@ -346,7 +346,7 @@ class ValueCPA(CPA):
         # evaluation deferred where an operand is symbolic.
         symbolic = state.c is not None
         ev = evaluate_symbolic if symbolic else evaluate
-        lookup = state.m.get
+        lookup: Callable[[str], Any] = state.m.get
         if isinstance(edge, AssignEdge):
             assert edge.lhs is not None and edge.rhs is not None
             value = None if isinstance(edge.rhs, Nondet) else ev(edge.rhs, lookup)
@@ -361,9 +361,10 @@ class ValueCPA(CPA):
             if v is not None:
                 return [state] if (v != 0) == edge.truth else []
             if symbolic:
-                def lookup(k: str) -> int | None:  # a symbolic value is known: never pinned
+                def pinned(k: str) -> int | None:  # a symbolic value is known: never pinned
                     x = state.m.get(k)
                     return x if type(x) is int else None
+                lookup = pinned
             solved = solve_for_var(edge.cond, edge.truth, lookup)
             if solved is False:
                 return []
@@ -417,6 +418,8 @@ class ValueCPA(CPA):
         return [self._assign(state, edge.lhs, state.get(callee.result_var))]
 
     def _call_entry_memory(self, state: ValueState, edge: CallEdge, callee: FunctionCFA) -> ValueState:
+        memory = self.memory
+        assert memory is not None
         fname = callee.name
         own = self._local_objects.get(fname)
         if own and any(isinstance(v, mem.Ptr) and v.obj in own for v in state.m.values()):
@@ -433,8 +436,8 @@ class ValueCPA(CPA):
             pv = Var(p, self.vars[p].type)
             if isinstance(pv.type, StructType):
                 view.declare(p, zero=False)
-                view.copy(mem.Ptr(p, 0), v, self.memory.layout.sizeof(pv.type))  # type: ignore[union-attr]
-            elif p in self.memory.objects:  # type: ignore[union-attr]
+                view.copy(mem.Ptr(p, 0), v, memory.layout.sizeof(pv.type))
+            elif p in memory.objects:
                 view.declare(p, zero=False)
                 view.store(mem.Ptr(p, 0), pv.type, v)
             else:

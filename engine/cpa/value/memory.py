@@ -668,7 +668,7 @@ def _tracked(view: View) -> int | None:
             and not v.freed and k.startswith(HEAP)}
     if not live:
         return 1
-    if any(is_summary(o) for o in live):
+    if any(o is not None and is_summary(o) for o in live):  # (a heap key always names its object)
         return None  # one pointer to it says nothing of the other instances it stands for
     reached: set[str] = set()
     todo = [v.obj for k, v in view.m.items() if isinstance(v, Ptr) and not k.startswith(HEAP)]
@@ -931,8 +931,10 @@ def apply(view: View, edge: Any, evaluate: Callable[[Expr], Any], globals_: froz
             if v.name in view.mem.objects:
                 view.end_lifetime(view.name(v.name))
     elif isinstance(edge, AssignEdge):
+        assert edge.lhs is not None and edge.rhs is not None
         assign(view, edge.lhs, edge.rhs, evaluate)
     elif isinstance(edge, DeclEdge):
+        assert edge.var is not None
         declare(view, edge.var, edge.init, evaluate, edge.lengths)
     elif isinstance(edge, ReturnEdge):
         if edge.result_var is not None:

@@ -1,4 +1,4 @@
-"""Value-analysis precision: which variables are tracked where (seed 004, §III-F).
+"""Value-analysis precision: which variables are tracked where (Beyer & Löwe 2012, §III-F).
 
 Refinement finds (location, variable) pairs; with scoped refinement (the default) a local
 variable is then tracked in its whole function and a global everywhere, which avoids a

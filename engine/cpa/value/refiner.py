@@ -1,4 +1,4 @@
-"""Explicit-value interpolation along an infeasible error path (seed 004, Alg. 3 and 4).
+"""Explicit-value interpolation along an infeasible error path (Beyer & Löwe 2012, Alg. 3 and 4).
 
 Variables are renamed per call frame (``f::x@3``) so that recursive instances do not
 clash; the interpolant at each position is reduced to the variables the rest of the
@@ -69,7 +69,7 @@ class PathSemantics:
     def location_after(self, i: int) -> CFANode:
         return self.path.steps[i].target
 
-    def _assign(self, v: Values, lhs, value: int | None, frame: int) -> Values | None:
+    def _assign(self, v: Values, lhs, value: int | None, frame: int) -> Values:
         if isinstance(lhs, Var):
             key = self.inst(lhs.name, frame)
             if value is None or not isinstance(lhs.type, IntType):
@@ -120,6 +120,7 @@ class PathSemantics:
                 return v
             return self._assign(v, e.lhs, lookup(callee.result_var), cf)
         if isinstance(e, AssumeEdge):
+            assert e.cond is not None
             val = evaluate(e.cond, lookup)
             if val is not None:
                 return v if (val != 0) == e.truth else CONTRADICTION
@@ -132,6 +133,7 @@ class PathSemantics:
                 return out
             return v
         if isinstance(e, AssignEdge):
+            assert e.lhs is not None and e.rhs is not None
             val = None if isinstance(e.rhs, Nondet) else evaluate(e.rhs, lookup)
             return self._assign(v, e.lhs, val, frame)
         if isinstance(e, DeclEdge):
@@ -165,6 +167,8 @@ class PathSemantics:
     def step_memory(self, v: Values, i: int) -> Values | None:
         """``step`` with the value analysis's memory model (memory objects of locals are named
         per frame like the variables: ``f::a@3[0:4]``)."""
+        memory = self.memory
+        assert memory is not None
         st = self.path.steps[i]
         frame = self.frames[i]
         e = st.edge
@@ -188,8 +192,8 @@ class PathSemantics:
                 t = self.vars[p].type
                 if isinstance(t, StructType):
                     inner.declare(inner.name(p), False)
-                    inner.copy(mem.Ptr(inner.name(p), 0), val, self.memory.layout.sizeof(t))  # type: ignore[union-attr]
-                elif p in self.memory.objects:  # type: ignore[union-attr]
+                    inner.copy(mem.Ptr(inner.name(p), 0), val, memory.layout.sizeof(t))
+                elif p in memory.objects:
                     inner.declare(inner.name(p), False)
                     inner.store(mem.Ptr(inner.name(p), 0), t, val)
                 else:
@@ -212,12 +216,13 @@ class PathSemantics:
 
             if isinstance(rt, StructType):
                 outer.copy(outer.address(e.lhs, ev_caller), mem.Ptr(self.inst(rv, frame), 0),
-                           self.memory.layout.sizeof(rt))  # type: ignore[union-attr]
+                           memory.layout.sizeof(rt))
             else:
                 value = ev(Var(rv, rt))
                 mem.assign_value(outer, e.lhs, value, ev_caller)
             return outer.m
         if isinstance(e, AssumeEdge):
+            assert e.cond is not None
             val = ev(e.cond)
             if val is not None:
                 if isinstance(val, mem.Ptr):
@@ -258,11 +263,12 @@ class PathSemantics:
         return out
 
     def contradicts(self, v: Values, start: int) -> bool:
-        cur: Values | None = v
+        cur = v
         for j in range(start, len(self.path.steps)):
-            cur = self.step(cur, j)
-            if cur is None:
+            after = self.step(cur, j)
+            if after is None:
                 return True
+            cur = after
         return False
 
     def reads(self, i: int, v: Values | None = None) -> set[str]:
@@ -281,8 +287,10 @@ class PathSemantics:
             callee = self.program.functions[e.callee]
             return {self.inst(callee.result_var, frame)} if callee.result_var else set()
         if isinstance(e, AssumeEdge):
+            assert e.cond is not None
             names = e.cond.variables()
         elif isinstance(e, AssignEdge):
+            assert e.lhs is not None and e.rhs is not None
             names = e.rhs.variables() if not isinstance(e.rhs, Nondet) else set()
             if not isinstance(e.lhs, Var):
                 names |= e.lhs.variables()
@@ -307,7 +315,7 @@ ALG3_MAX_STEPS = 1500
 def interpolate(program: Program, path: ErrorPath, deadline_check=None) -> list[tuple[CFANode, str]] | None:
     """Precision increments that rule out ``path``; None if the value domain cannot refute it.
 
-    Paths up to ALG3_MAX_STEPS long get seed 004's Alg. 3/4 exactly: inductive interpolants
+    Paths up to ALG3_MAX_STEPS long get Alg. 3/4 of Beyer & Löwe 2012 exactly: inductive interpolants
     along the path, each minimised by dropping every variable the rest of the path does not
     need to stay contradicting (quadratic in the path). Longer paths -- spliced through
     recursive summaries they can be very long -- use :func:`interpolate_by_slice`.
@@ -349,7 +357,7 @@ def interpolate_by_slice(program: Program, path: ErrorPath, deadline_check=None)
     where the path becomes contradicting; one backward pass slices the variables that
     contradiction depends on. The interpolant after step i is the forward state at i
     restricted to that slice: it implies the next interpolant under step i+1 and
-    contradicts the step where the path fails, as seed 004's Alg. 4 requires, in time
+    contradicts the step where the path fails, as Alg. 4 of Beyer & Löwe 2012 requires, in time
     linear in the path (which, spliced through recursive summaries, can be long).
     """
     sem = PathSemantics(program, path)

@@ -52,6 +52,8 @@ class Abandon(GeneralizationAbandoned):
 
 class Sym:
     __slots__ = ("_h", "size")
+    _h: int
+    size: int  # tree nodes
 
     def __hash__(self) -> int:
         return self._h
@@ -298,7 +300,7 @@ class Decoder:
             ts = types_of.get(codes)
             if ts is None:
                 ts = types_of[codes] = tuple(_type_of(t) for t in codes)
-            values = []
+            values: list[Any] = []  # (Sym, int or None)
             for a in args:
                 if a is None or (type(a) is int):
                     values.append(a)
@@ -396,6 +398,7 @@ def generalizable(fn: FunctionCFA, int_vars: set[str]) -> bool:
     exprs: list[tuple[Any, Expr | None]] = []
     for e in edges:
         if isinstance(e, DeclEdge):
+            assert e.var is not None
             if e.var.name not in int_vars or (e.init is not None and isinstance(e.init, Nondet)):
                 return False
             exprs.append((e.var.name, e.init))
@@ -427,7 +430,7 @@ def generalizable(fn: FunctionCFA, int_vars: set[str]) -> bool:
     in_loop = _nodes_in_cycles(fn)
     sites: set[int] = set()
     for e in edges:
-        if isinstance(e, AssumeEdge) and e.cond.variables() & tainted:
+        if isinstance(e, AssumeEdge) and e.cond is not None and e.cond.variables() & tainted:
             if e.pred in in_loop:
                 return False
             sites.add(id(e.pred))
@@ -436,7 +439,7 @@ def generalizable(fn: FunctionCFA, int_vars: set[str]) -> bool:
 
 def _nodes_in_cycles(fn: FunctionCFA) -> set:
     """Nodes on some cycle of the function's CFA."""
-    succs = {str(i): set() for i in range(len(fn.nodes))}
+    succs: dict[str, set[str]] = {str(i): set() for i in range(len(fn.nodes))}
     number = {id(n): str(i) for i, n in enumerate(fn.nodes)}
     for n in fn.nodes:
         succs[number[id(n)]] |= {number[id(e.succ)] for e in n.out if id(e.succ) in number}

@@ -1,0 +1,106 @@
+"""The schedule is data (engine/pipeline/schedule.py): a new engine is one class and one row, and
+docs/engines.md shows the tables as they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cbam.engine.core.result import DecidedBy, UnknownReason
+from cbam.engine.pipeline import beside, portfolio, schedule
+from cbam.engine.pipeline.engines import NOTHING, Outcome, RunContext, proved
+from cbam.engine.pipeline.schedule import Of, Stage, always
+from cbam.engine.pipeline.search import Search
+
+from .conftest import ROOT, verify_src
+
+LOOP = """
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+    int n = __VERIFIER_nondet_int(), i = 0;
+    while (i < n) i++;
+    if (i < 0) reach_error();
+    return 0;
+}
+"""
+
+
+class BoundedLoops:
+    """A toy engine: it claims every program it is given safe (a real one would prove it). It
+    shows what an engine is: a title for the docs and ``run(ctx, seconds) -> Outcome``."""
+
+    title = "toy"
+
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    def run(self, ctx: RunContext, seconds: float) -> Outcome:
+        self.calls.append(seconds)
+        return Outcome(proved(ctx.stats, DecidedBy.K_INDUCTION, {"main": "toy"}, ctx.program))
+
+
+def _cegar_undecided(program, opts, stats, cegar, *rest):
+    """CEGAR decides nothing (neither its probe nor its full run), so the stages decide."""
+    def undecided(first_phase_only: bool, limit, stop=None):
+        return Search(status="unknown", kind=UnknownReason.NO_PROGRESS, reason="no progress", stats=stats,
+                      precision={})
+    return portfolio._portfolio(program, opts, stats, undecided, *rest)
+
+
+@pytest.fixture
+def in_turn(monkeypatch):
+    """No child beside (one core): the schedule's rows alone decide, in order."""
+    monkeypatch.setattr(beside, "cores", lambda: 1)
+    monkeypatch.setitem(portfolio.STRATEGIES, "portfolio", _cegar_undecided)
+
+
+def test_a_new_engine_is_one_class_and_one_row(tmp_path: Path, monkeypatch, in_turn) -> None:
+    toy = BoundedLoops()
+    monkeypatch.setattr(schedule, "BEFORE_CEGAR", (Stage(toy, always, 0.1, 1.0, Of.LIMIT), *schedule.BEFORE_CEGAR))
+    r = verify_src(LOOP, tmp_path, timeout=20)
+    assert r.verdict == "TRUE" and r.statistics.decided_by == DecidedBy.K_INDUCTION
+    assert r.invariants == {"main": "toy"}
+    assert len(toy.calls) == 1 and 0 < toy.calls[0] <= 1.0  # its share of 20 s, capped at 1 s
+
+
+def test_a_row_whose_condition_fails_is_not_run(tmp_path: Path, monkeypatch, in_turn) -> None:
+    toy = BoundedLoops()
+    monkeypatch.setattr(schedule, "BEFORE_CEGAR", (Stage(toy, schedule.recursion_without_memory, 0.1, 1.0, Of.LIMIT),))
+    monkeypatch.setattr(schedule, "SECOND_TRIES", ())
+    r = verify_src(LOOP, tmp_path, timeout=5, path_exploration=False)
+    assert toy.calls == [] and r.verdict == "UNKNOWN"
+
+
+def test_the_rows_run_in_order_until_one_decides(tmp_path: Path, monkeypatch, in_turn) -> None:
+    seen: list[str] = []
+
+    class Recorder:
+        def __init__(self, title: str, decides: bool):
+            self.title, self.decides = title, decides
+
+        def run(self, ctx: RunContext, seconds: float) -> Outcome:
+            seen.append(self.title)
+            return BoundedLoops().run(ctx, seconds) if self.decides else NOTHING
+
+    rows = tuple(Stage(Recorder(t, d), always, 0.05, 0.5, Of.LIMIT) for t, d in (("a", False), ("b", True), ("c", True)))
+    monkeypatch.setattr(schedule, "BEFORE_CEGAR", rows)
+    assert verify_src(LOOP, tmp_path, timeout=20).verdict == "TRUE"
+    assert seen == ["a", "b"]
+
+
+def test_every_share_is_a_fraction_and_every_cap_seconds() -> None:
+    for stage in schedule.BEFORE_CEGAR + schedule.SECOND_TRIES:
+        assert 0 < stage.share <= 1
+        assert stage.cap is None or stage.cap > 0
+        assert (stage.cap is not None) or stage.of is Of.LEFT  # before CEGAR every row has its cap
+        assert stage.engine.title and (stage.when.__doc__ or "").strip()
+
+
+def test_the_docs_show_the_schedule_as_it_is() -> None:
+    text = (ROOT / "docs" / "engines.md").read_text()
+    start = "<!-- schedule: generated from engine/pipeline/schedule.py -->"
+    end = "<!-- end of schedule -->"
+    assert start in text and end in text
+    shown = text.split(start, 1)[1].split(end, 1)[0].strip()
+    assert shown == schedule.markdown().strip(), "run: python -m cbam.engine.pipeline.schedule --update-docs"
