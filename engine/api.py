@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os as _os
 
-from .core.result import DecidedBy, UnknownReason
+from .core.kinds import DecidedBy, UnknownReason
 from .cpa import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
 from .frontend.preprocess import Preprocessing, PreprocessOptions

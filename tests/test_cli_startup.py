@@ -197,7 +197,7 @@ def test_z3_is_imported_only_by_a_run_that_uses_it(tmp_path):
     assert "loaded: []" in err
     report, err = runs["bug.c"]
     assert report["verdict"] == "FALSE" and "z3 imported: True" in err
-    assert "loaded: ['cex.report', 'cex.encoding']" in err
+    assert "loaded: ['cex.encoding', 'cex.report']" in err
     assert report["violations"][0]["inputs"][0]["value"] == 7
 
 
