@@ -180,7 +180,7 @@ def _print_summaries(args: argparse.Namespace, store) -> int:
         else:  # in a child, as cbam verify's analysis (_analyse_in_child)
             out, crashes = _isolated(work, args, store, args.timeout)
             store = _store(args)
-            report = out.value if out.ok else _no_answer(out, crashes, opts)
+            report = out.value if out.ok else _no_answer(out, crashes, opts, args.file)
     except api.FrontendError as exc:
         for d in exc.diagnostics:
             print(d, file=sys.stderr)
@@ -399,28 +399,32 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
     data_model = data_model or "LP64"
     pp = pp_options(args, data_model)
     with _Progress(not args.no_progress and args.format == "text", source):
-        data, harnesses, child_peak_mb = _verify_source(source, pp, args)
-    harness_paths = write_harnesses(harnesses, args, source)
+        answer, waited, child_peak_mb, crashes = _verify_source(source, pp, args)
+    harness_paths = write_harnesses(list(answer.harnesses), args, source)
+    facts: dict = {"time": waited}
+    if crashes is not None:
+        facts["crashed_attempts"] = crashes
     if args.format == "text":
         if len(args._files) > 1:
             print(f"== {path}")
-        print_text(data, source, harness_paths)
-    data["statistics"]["peak_memory_mb"] = max(peak_memory_mb(), child_peak_mb)
+        print_text(answer.with_run(**facts), source, harness_paths)
+    facts["peak_memory_mb"] = max(peak_memory_mb(), child_peak_mb)
     if path != source:
-        data["task"] = path
+        facts["task"] = path
         if expected is not None:
-            data["expected_verdict"] = "TRUE" if expected else "FALSE"
+            facts["expected_verdict"] = "TRUE" if expected else "FALSE"
     if harness_paths:
-        data["harnesses"] = harness_paths
-    data["exit"] = {"TRUE": EXIT_TRUE, "FALSE": EXIT_FALSE}.get(data["verdict"], EXIT_UNKNOWN)
-    return data
+        facts["harnesses"] = harness_paths
+    facts["exit"] = {"TRUE": EXIT_TRUE, "FALSE": EXIT_FALSE}.get(answer.verdict, EXIT_UNKNOWN)
+    return answer.with_run(**facts)
 
 
-def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, list[str | None], float]:
-    """The result's report (its JSON form), each violation's test harness, and the peak memory
-    of the process that analysed (0 if this one did). An unchanged source is answered from the
-    cache before anything is parsed (and before the parser, the CFA builder, z3 and the result
-    classes are even imported); anything else is analysed in a child process (isolation.py)."""
+def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[api.Answer, float, float, int | None]:
+    """The source's answer, the seconds it took, the peak memory of the process that analysed (0 if
+    this one did) and the crashed attempts of an analysis in a child (None: none was started). An
+    unchanged source is answered from the cache before anything is parsed (and before the
+    parser, the CFA builder, z3 and the result classes are even imported); anything else is
+    analysed in a child process (isolation.py)."""
     store = _store(args)
     opts = api.VerifyOptions(config=args.config, timeout=args.timeout, predicate_theory=args.predicate_theory,
                              max_violations=1000 if args.all_violations else 1, cache=store,
@@ -441,26 +445,27 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[dict, lis
     if alias is not None:
         hit = api.answer_unpreprocessed(store, alias, opts)
         if hit is not None:
-            hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
+            waited = round(time.monotonic() - t0, 3)
             if self_check:
-                _self_check(hit[0], source, pp, args._prefetch.take(source, pp), args, opts)
+                _self_check(hit, source, pp, args._prefetch.take(source, pp), args, opts)
             else:
                 args._prefetch.stop()
-            return hit[0], hit[1], 0.0
+            return hit, waited, 0.0, None
     pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
     if pp_text is None:
         pp_text = api.preprocess(source, None, pp)
     if store is not None:
         hit = api.answer_unchanged(store, source, pp_text, pp, entry, opts, alias)
         if hit is not None:
-            hit[0]["statistics"]["time"] = round(time.monotonic() - t0, 3)
+            waited = round(time.monotonic() - t0, 3)
             if self_check:
-                _self_check(hit[0], source, pp, pp_text, args, opts)
-            return hit[0], hit[1], 0.0
+                _self_check(hit, source, pp, pp_text, args, opts)
+            return hit, waited, 0.0, None
     from cbam import isolation
 
     if not isolation.available():
-        return *_analyse(source, pp, pp_text, args.entry, opts, alias), 0.0
+        answer = _analyse(source, pp, pp_text, args.entry, opts, alias)
+        return answer, answer.to_json()["statistics"]["time"], 0.0, None
     return _analyse_in_child(source, pp, pp_text, args, opts, alias)
 
 
@@ -471,8 +476,7 @@ def _store(args: argparse.Namespace):
     return args._cache
 
 
-def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str | None = None
-             ) -> tuple[dict, list[str | None]]:
+def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str | None = None) -> api.Answer:
     t0 = time.monotonic()
     program = api.load(source, preprocess=pp, entry=entry or "main", preprocessed=pp_text, cache=opts.cache,
                        unpreprocessed=alias)
@@ -481,32 +485,25 @@ def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str 
         opts = opts._replace(timeout=max(0.0, opts.timeout - (time.monotonic() - t0)))
     if entry is None and "main" not in program.functions:
         # The editor's rule: every function no other function calls, with arbitrary arguments.
-        report = api.verify_entries(source, preprocess=pp, options=opts)
-        data = report.result.to_json()
-        data["entries"] = report.entries
-        return data, [v.harness for v in report.result.violations]
+        return api.Answer.of_file(api.verify_entries(source, preprocess=pp, options=opts))
     # The result is filed under the same source keys (program.source_key, unpreprocessed_key)
     # for the next run.
-    result = api.verify(program, opts)
-    return result.to_json(), [v.harness for v in result.violations]
+    return api.Answer.of(api.verify(program, opts))
 
 
 def _analyse_in_child(source: str, pp, pp_text: str, args: argparse.Namespace, opts, alias: str | None
-                      ) -> tuple[dict, list[str | None], float]:
+                      ) -> tuple[api.Answer, float, float, int]:
     """_analyse in a forked child (see _isolated); UNKNOWN (crashed, or timeout) when it gives
-    no answer."""
+    no answer. The time is the analysis's own where it answered, else the time waited for it."""
     start = time.monotonic()
     out, crashes = _isolated(lambda store, limit: _analyse(source, pp, pp_text, args.entry,
                                                            opts._replace(cache=store, timeout=limit), alias),
                              args, opts.cache, opts.timeout)
     if out.ok:
-        data, harnesses = out.value
-    else:
-        data, harnesses = _no_answer(out, crashes, opts).result.to_json(), []
-        data["file"] = source
-        data["statistics"]["time"] = round(time.monotonic() - start, 3)
-    data["statistics"]["crashed_attempts"] = len(crashes)
-    return data, harnesses, out.peak_memory_mb
+        answer = out.value
+        return answer, answer.to_json()["statistics"]["time"], out.peak_memory_mb, len(crashes)
+    report = _no_answer(out, crashes, opts, source)
+    return api.Answer.of_file(report), round(time.monotonic() - start, 3), out.peak_memory_mb, len(crashes)
 
 
 def _isolated(work, args: argparse.Namespace, store, timeout: float):
@@ -550,13 +547,13 @@ def _with_store(work, cache_dir: str | None, limit: float):
             store.close()
 
 
-def _no_answer(out, crashes: list[str], opts):
+def _no_answer(out, crashes: list[str], opts, source: str):
     """The report of a child that gave no answer: killed past its limit, or crashed."""
     if out.over_limit:
         return api.unknown_report(f"time limit of {opts.timeout:g} s reached (the analysis overran it and was stopped)",
-                                  "timeout", opts)
+                                  "timeout", opts, file=source)
     return api.unknown_report(f"the analysis process crashed ({', then '.join(crashes)}); see the messages above",
-                              "crashed", opts)
+                              "crashed", opts, file=source)
 
 
 def loaded() -> None:
@@ -567,8 +564,8 @@ def loaded() -> None:
         gc.enable()
 
 
-def _self_check(report: dict, source: str, pp, pp_text: str, args: argparse.Namespace, opts) -> None:
+def _self_check(answer: api.Answer, source: str, pp, pp_text: str, args: argparse.Namespace, opts) -> None:
     """The unchanged-source answer against a run without the cache (see engine/selfcheck.py)."""
     program = api.load(source, preprocess=pp, entry=args.entry or "main", preprocessed=pp_text)
     scratch = api.verify(program, opts._replace(cache=None)).to_json()
-    api.self_check(report, scratch, opts.max_violations > 1)
+    api.self_check(answer.to_json(), scratch, opts.max_violations > 1)

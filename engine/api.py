@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os as _os
 
+from .answer import Answer
 from .core.kinds import DecidedBy, UnknownReason
 from .cpa import registry
 from .frontend.errors import Diagnostic, FrontendError, Range
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from .report_file import FileReport, FunctionReport  # noqa: F401
     from .tasks import Task
 
-__all__ = ["DecidedBy", "UnknownReason", "Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions", "NativeReplay",
+__all__ = ["Answer", "DecidedBy", "UnknownReason", "Diagnostic", "FrontendError", "Range", "PreprocessOptions", "Preprocessing", "VerifyOptions", "NativeReplay",
            "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
            "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged",
            "unpreprocessed_key", "answer_unpreprocessed", "open_cache", "summaries", "cfa_text", "limit_memory",
@@ -116,13 +117,13 @@ def verify_entries(path: str, *, text: str | None = None, preprocess: Preprocess
                                on_partial)
 
 
-def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None) -> FileReport:
+def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None, file: str = "") -> FileReport:
     """The report of a run that ended before it had a result (the memory limit, say)."""
     from .core.result import VerificationResult
     from .report_file import FileReport, FunctionReport  # noqa: F401
 
     result = VerificationResult("UNKNOWN", reason, config=(options or VerifyOptions()).config,
-                                reason_kind=UnknownReason(kind))
+                                reason_kind=UnknownReason(kind), file=file)
     return FileReport(result, [], [], [])
 
 
@@ -144,9 +145,9 @@ def open_cache(directory: str | None = None, write_behind: bool = False) -> Cach
 
 def answer_unchanged(store: CacheStore, path: str, pp_text: str, preprocess: PreprocessOptions, entry: str,
                      options: VerifyOptions, unpreprocessed: str | None = None
-                     ) -> tuple[dict[str, Any], list[str | None]] | None:
-    """The report (the JSON of a result) and harnesses of a source the cache has answered with these
-    options before, found before anything is parsed; None if it has not. A found answer is filed
+                     ) -> Answer | None:
+    """The answer of a source the cache has answered with these options before, found before
+    anything is parsed; None if it has not. A found answer is filed
     under ``unpreprocessed`` (the source's ``unpreprocessed_key``) too, for the next process."""
     from .cache import unchanged
     from .cache.keys import source_run_key
@@ -170,13 +171,13 @@ def unpreprocessed_key(run: Preprocessing, preprocess: PreprocessOptions, entry:
     return key(run.path, run.raw, run.cmd, preprocess, entry)
 
 
-def answer_unpreprocessed(store: CacheStore, key: str, options: VerifyOptions
-                          ) -> tuple[dict[str, Any], list[str | None]] | None:
+def answer_unpreprocessed(store: CacheStore, key: str, options: VerifyOptions) -> Answer | None:
     """answer_unchanged by the address ``unpreprocessed_key`` gave: no preprocessor run needed."""
     from .cache import unchanged
     from .cache.keys import source_run_key
 
-    return unchanged.lookup(store, source_run_key(key, options), options.replay is not None)  # type: ignore[arg-type]
+    run_key = source_run_key(key, options)
+    return None if run_key is None else unchanged.lookup(store, run_key, options.replay is not None)
 
 
 def summaries(store: CacheStore, function_key: str | None, name: str = "") -> list[dict[str, Any]]:

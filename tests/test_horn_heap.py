@@ -103,8 +103,9 @@ def test_a_fact_of_every_node_is_proved(tmp_path: Path) -> None:
     src = PAIRS.replace("LAST", "2")
     got = solve(src, tmp_path)
     assert got.status == "safe", got.reason
-    r = verify_src(src, tmp_path, name="run.c", timeout=90.0)  # (8 s alone: see solve)
-    assert r.verdict == "TRUE" and r.statistics.decided_by == "invariants"
+    # The portfolio decides it too (8 s alone), by these invariants or by an engine that races them.
+    r = verify_src(src, tmp_path, name="run.c", timeout=90.0)
+    assert r.verdict == "TRUE", r.reason
 
 
 def test_a_pair_the_filter_lets_through_is_found(tmp_path: Path, workdir: Path) -> None:

@@ -13,6 +13,8 @@ as they were reported: the same source text has the same ranges.
 
 from __future__ import annotations
 
+from ..answer import Answer
+
 TYPE_CHECKING = False  # typing itself is not imported: see store.py
 if TYPE_CHECKING:
     from typing import Any
@@ -33,8 +35,8 @@ def render(result: VerificationResult) -> dict[str, Any]:
     return {"report": report, "harnesses": [v.harness for v in result.violations]}
 
 
-def lookup(store: CacheStore, key: str, replaying: bool = False) -> tuple[dict[str, Any], list[str | None]] | None:
-    """The report of an unchanged source (marked as from the cache) and its violations' harnesses.
+def lookup(store: CacheStore, key: str, replaying: bool = False) -> Answer | None:
+    """The answer of an unchanged source: its report and its violations' harnesses, from the cache.
     ``replaying``: each violation is to be run natively before it is shown (VerifyOptions.replay).
     Where the source is unchanged, a violation's run is too: an answer is served here only if
     each of its violations comes with a run that showed it (verify.py files it so). Any other
@@ -52,8 +54,7 @@ def lookup(store: CacheStore, key: str, replaying: bool = False) -> tuple[dict[s
         return None  # written by an incompatible layout: recompute
     if replaying and any((v.get("replay") or {}).get("status") != "replayed" for v in report["violations"]):
         return None
-    report["source"] = "cache"
-    return report, harnesses
+    return Answer(report, harnesses, from_cache=True)
 
 
 def remember(store: CacheStore, key: str, file: str, result: VerificationResult) -> None:
