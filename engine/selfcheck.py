@@ -59,7 +59,7 @@ def compare(cached: dict[str, Any], scratch: dict[str, Any], several: bool) -> s
         return None
     if {cached.get("search_stopped"), scratch.get("search_stopped")} & set(_TIMING):
         return None
-    if any(r.get("statistics", {}).get("phases_cut_by_time") for r in (cached, scratch)):
+    if any(r.get("cut_by_time") for r in (cached, scratch)):
         return None
     # A reused precision leads the search another way; so does a portfolio that went another
     # way (its first probe is cut at a fixed time: on a loaded machine another engine decides).

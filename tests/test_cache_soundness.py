@@ -287,10 +287,22 @@ def test_function_keys_follow_the_options_that_decide_summaries(tmp_path):
         assert function_keys(program, changed)["leaf"] != base["leaf"]
 
 
+def test_what_the_cache_may_keep_as_final():
+    """One rule, on the result: a verdict, or an UNKNOWN no time would change."""
+    from cbam.engine.core.result import Statistics, VerificationResult
+
+    cut = Statistics(phases_cut_by_time=1)
+    assert VerificationResult("TRUE", statistics=cut).final and VerificationResult("TRUE", statistics=cut).cut_by_time
+    assert VerificationResult("UNKNOWN", reason_kind=UnknownReason.NO_PROGRESS).final
+    assert not VerificationResult("UNKNOWN", reason_kind=UnknownReason.NO_PROGRESS, statistics=cut).final
+    assert not VerificationResult("UNKNOWN", reason_kind=UnknownReason.TIMEOUT).final
+
+
 def test_self_check_comparison_rules():
     """The definition of "the same answer" the property tests and the self-check share."""
     def report(verdict, violations=(), reused=False, kind="", stopped="", cut=0, engine="cegar"):
         return {"verdict": verdict, "reason": kind, "reason_kind": kind, "search_stopped": stopped,
+                "cut_by_time": cut > 0,
                 "statistics": {"precision_reused": reused, "phases_cut_by_time": cut, "decided_by": engine},
                 "violations": list(violations)}
 

@@ -173,8 +173,21 @@ class VerificationResult:
     # ``violations``): the outcome, with where the evidence is kept.
     replay: Replay | None = None
 
+    @property
+    def cut_by_time(self) -> bool:
+        """Whether an engine or a phase ran out of its share of the time: on a faster or slower
+        machine another engine might have decided, with another path, or none."""
+        return self.statistics.phases_cut_by_time > 0
+
+    @property
+    def final(self) -> bool:
+        """Whether this is the answer any run with these options gives, so the cache may keep it:
+        a verdict, or an UNKNOWN that no time would change (refinement made no progress, and
+        nothing was cut by time)."""
+        return self.verdict != "UNKNOWN" or (self.reason_kind == UnknownReason.NO_PROGRESS and not self.cut_by_time)
+
     def to_json(self) -> dict[str, Any]:
-        return {**({"partial": True} if self.partial else {}), "file": self.file, "verdict": self.verdict, "reason": self.reason,
+        return {**({"partial": True} if self.partial else {}), "file": self.file, "cut_by_time": self.cut_by_time, "verdict": self.verdict, "reason": self.reason,
                 "reason_kind": str(self.reason_kind), "search_stopped": str(self.search_stopped),
                 "search_cut_short": self.search_stopped != UnknownReason.NONE,
                 "config": self.config,

@@ -110,9 +110,7 @@ class CachePolicy:
         """A finished run: its result if it is an answer, its precision, and its certificate
         (first-violation mode) or its violations' chain of certificates (multi-violation mode),
         or the removal of an old one."""
-        speed_dependent = result.verdict == "UNKNOWN" and (
-            result.reason_kind != UnknownReason.NO_PROGRESS or result.statistics.phases_cut_by_time)
-        if speed_dependent:
+        if not result.final:
             return
         self._count(result)
         if precision:
