@@ -11,6 +11,7 @@ import resource
 import sys
 import threading
 import time
+from functools import partial
 
 from cbam.arguments import add_cache_options, add_frontend_options, collect, open_cache, pp_options
 from cbam.engine import api
@@ -485,7 +486,8 @@ def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str 
         opts = opts._replace(timeout=max(0.0, opts.timeout - (time.monotonic() - t0)))
     if entry is None and "main" not in program.functions:
         # The editor's rule: every function no other function calls, with arbitrary arguments.
-        return api.Answer.of_file(api.verify_entries(source, preprocess=pp, options=opts))
+        report = api.verify_entries(source, preprocess=pp, options=opts)
+        return api.Answer.of(report.result, report.entries)
     # The result is filed under the same source keys (program.source_key, unpreprocessed_key)
     # for the next run.
     return api.Answer.of(api.verify(program, opts))
@@ -503,7 +505,7 @@ def _analyse_in_child(source: str, pp, pp_text: str, args: argparse.Namespace, o
         answer = out.value
         return answer, answer.to_json()["statistics"]["time"], out.peak_memory_mb, len(crashes)
     report = _no_answer(out, crashes, opts, source)
-    return api.Answer.of_file(report), round(time.monotonic() - start, 3), out.peak_memory_mb, len(crashes)
+    return api.Answer.of(report.result, report.entries), round(time.monotonic() - start, 3), out.peak_memory_mb, len(crashes)
 
 
 def _isolated(work, args: argparse.Namespace, store, timeout: float):
@@ -521,7 +523,7 @@ def _isolated(work, args: argparse.Namespace, store, timeout: float):
     limit = timeout
     crashes: list[str] = []
     while True:
-        out = isolation.run(lambda limit=limit: _with_store(work, cache_dir, limit), limit, peak_memory_mb)
+        out = isolation.run(partial(_with_store, work, cache_dir, limit), limit, peak_memory_mb)
         if out.raised is not None:
             raise out.raised
         if out.error:

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .core.result import VerificationResult
-    from .report_file import FileReport
 
 
 class Answer:
@@ -38,10 +37,6 @@ class Answer:
         if entries is not None:
             report["entries"] = list(entries)
         return cls(report, [v.harness for v in result.violations], False)
-
-    @classmethod
-    def of_file(cls, file_report: FileReport) -> Answer:
-        return cls.of(file_report.result, file_report.entries)
 
     @property
     def verdict(self) -> str:

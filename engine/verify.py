@@ -71,7 +71,7 @@ def _replayed(program: Program, opts: VerifyOptions, result: VerificationResult,
     if opts.cache is not None and out.cache_key is not None and replay_native.all_replayed(out):
         from .pipeline.cachepolicy import remember_source
 
-        remember_source(opts.cache, program, opts, out)  # type: ignore[arg-type]
+        remember_source(opts.cache, program, opts, out)
     return out
 
 
@@ -120,8 +120,8 @@ def _verify_guarded(program: Program, opts: VerifyOptions) -> VerificationResult
             # A summary that its own block does not reproduce: its key missed something. The
             # entry goes, and this run is answered without the cache, as a fresh run would be.
             removed = bool(exc.store_key) and exc.remove
-            if removed:
-                opts.cache.delete_block(exc.store_key)  # type: ignore[attr-defined]
+            if removed and exc.store_key and opts.cache is not None:
+                opts.cache.delete_block(exc.store_key)
             with fresh_context():
                 result = _verify_program(program, opts._replace(cache=None), time.monotonic())
             result.warnings.append(f"cbam: note: {exc} from the summary cache; "
@@ -173,7 +173,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         result.unsupported_range = where
         return _unknown(result, UnknownReason.UNSUPPORTED,
                         f"unsupported feature: {what}" + (f" at {where}" if where else ""))
-    policy = CachePolicy(opts.cache, program, opts) if opts.cache is not None else None  # type: ignore[arg-type]
+    policy = CachePolicy(opts.cache, program, opts) if opts.cache is not None else None
     if policy is not None:
         cached = policy.cached_result(t0)
         if cached is not None:
@@ -250,11 +250,11 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
         search = portfolio.search(program, opts, stats, cegar, t0, known, listener)
     _assemble(result, program, opts, search, t0, violations)
     if policy is not None:
-        chain = (search.chain, found, search.chain_precision, search.chain_hinted)
+        filed = (search.chain, found, search.chain_precision, search.chain_hinted)
         if search.stopped != UnknownReason.NONE:
-            policy.file_cut(result, search.run_timed_out, chain)
+            policy.file_cut(result, search.run_timed_out, filed)
         else:
-            policy.file_result(result, found, search.precision, search.certify, chain)
+            policy.file_result(result, found, search.precision, search.certify, filed)
     return result
 
 

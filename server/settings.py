@@ -20,10 +20,13 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cbam.engine import api
 from cbam.engine.api import DATA_MODELS, PROPERTIES, THEORIES, NativeReplay, VerifyOptions
+
+if TYPE_CHECKING:
+    from cbam.engine.api import CacheStore
 
 SECTION = "cbam"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -140,10 +143,9 @@ class Settings:
     entry_pointers_may_be_null: bool
     replay: bool
 
-    def verify_options(self, cache: object, cancel: object) -> VerifyOptions:
+    def verify_options(self, cache: CacheStore | None, cancel: object) -> VerifyOptions:
         """What a worker verifies with: every result-relevant setting, in one place."""
-        # (options.py builds VerifyOptions' fields from a table mypy does not read)
-        return VerifyOptions(config=self.config, predicate_theory=self.predicate_theory, timeout=float(self.timeout),  # type: ignore[call-arg]
+        return VerifyOptions(config=self.config, predicate_theory=self.predicate_theory, timeout=float(self.timeout),
                              max_violations=self.max_violations, cache=cache, harness=False, cancel=cancel,
                              extra_search_after_violation=float(self.extra_search_seconds),
                              property=self.property, alloc_may_fail=self.alloc_may_fail,

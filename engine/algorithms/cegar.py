@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..cex.feasibility import Confirmed, Feasibility
 from ..cfa.cfa import Program
+from ..cfa.ir import CFANode
 from ..core.bam import BAM, AnalysisUnsupported, FixpointDiverging
 from ..core.cpa_algorithm import Budget, BudgetExceeded
 from ..core.path import ErrorPath, reconstruct
@@ -37,7 +38,7 @@ class CegarOutcome:
     refinements: int = 0
     precision: dict | None = None
     unsupported_range: object = None
-    reason_node: object = None  # the error location a "no progress" reason is about
+    reason_node: CFANode | None = None  # the error location a "no progress" reason is about
     # Error locations given up on (the first one's reason is the outcome's if nothing is confirmed):
     # the search goes on to the others, so a violation elsewhere is still found.
     undecided: list = field(default_factory=list)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, Protocol, cast
 
 from ..cfa.cfa import Program
 from ..cfa.ir import CallEdge, CFANode
@@ -136,6 +136,29 @@ class BAMStats:
     blocks_analysed: int = 0
 
 
+class PersistentSummaries(Protocol):
+    """What BAM asks of the persistent summary cache (cache/blockcache.PersistentBlocks), which
+    builds on this layer and so is known here by its methods only."""
+
+    target_levels: list[dict]
+    fresh: dict[str, Any]
+
+    def key(self, block: Block, reduced: tuple, prec_key: Hashable, excluded: dict[int, CFANode] | None = None) -> str: ...
+
+    def lookup(self, bam: BAM, block: Block, reduced: tuple, prec: dict, key: str
+               ) -> tuple[list[ARGState], bool] | None: ...
+
+    def record(self, block: Block, reduced: tuple, prec: dict, prec_key: Hashable, key: str, result: BlockResult,
+               consumed: list[dict], seconds: float, excluded: dict[int, CFANode] | None = None) -> None: ...
+
+    def consumption(self, callee: Block, reduced: tuple, result: BlockResult,
+                    exits: list[tuple[ARGState, tuple]], prec: dict, excluded: dict[int, CFANode] | None) -> dict: ...
+
+    def record_target_level(self, block: Block, reduced: tuple, key: str, consumed: list[dict]) -> None: ...
+
+    def flush(self, drop: set[str] | None = None) -> int: ...
+
+
 class BAM:
     def __init__(self, program: Program, cpa: CompositeCPA, blocks: dict[str, Block], budget: Budget,
                  order: str = "dfs", max_depth: int = 5000):
@@ -152,7 +175,7 @@ class BAM:
         self.consumed: dict[Hashable, list[ARGState]] = {}
         self.stats = BAMStats()
         self.excluded_targets: dict[int, CFANode] = {}  # error nodes already reported, by id
-        self.persistent = None  # optional cache.blockcache.PersistentBlocks
+        self.persistent: PersistentSummaries | None = None
         self.prec: dict = {}
         self.concrete_only: set[str] = set()  # blocks whose generalized analysis was abandoned
         self.give_up_diverging = False  # raise FixpointDiverging (a phase with a successor)

@@ -175,7 +175,8 @@ def _engines(ctx: RunContext, cegar: Callable[..., Search], known: dict[int, CFA
                 retry = retry or got.timed_out
     deep = (opts.timeout is not None and opts.timeout >= schedule.SPLIT_MIN_SECONDS and not known
             and _horn_applies(program, opts) and not scope.unwinds_recursion(program))
-    limit = schedule.CEGAR_SHARE * max(0.0, t0 + opts.timeout - time.monotonic()) if deep else None
+    run_end = None if opts.timeout is None else t0 + opts.timeout
+    limit = schedule.CEGAR_SHARE * max(0.0, run_end - time.monotonic()) if deep and run_end is not None else None
     out = cegar(False, limit, stop)
     ctx.precision = out.precision
     if (proof := spacer.proof()) is not None:
@@ -186,7 +187,8 @@ def _engines(ctx: RunContext, cegar: Callable[..., Search], known: dict[int, CFA
         # CEGAR decide it, with another path (the self-check compares no such answers).
         out.stats.phases_cut_by_time += 1
         # Spacer again for a moment first, unless it ran beside CEGAR.
-        remaining = t0 + opts.timeout - time.monotonic()
+        assert run_end is not None  # (deep)
+        remaining = run_end - time.monotonic()
         if remaining > MIN_SECONDS and not alongside:
             again = schedule.SPACER.run(ctx, min(schedule.HORN_AGAIN_SECONDS, remaining * schedule.HORN_AGAIN_SHARE))
             if again.search is not None:
@@ -206,10 +208,10 @@ def _engines(ctx: RunContext, cegar: Callable[..., Search], known: dict[int, CFA
         situation = ctx.situation if not searched else Situation(**{**ctx.situation.__dict__, "searched": True})
         for stage in _applicable(schedule.SECOND_TRIES, situation):
             assert stage.of is Of.LEFT
-            remaining = None if opts.timeout is None else t0 + opts.timeout - time.monotonic()
-            if remaining is not None and remaining * stage.share < MIN_SECONDS:
+            left = None if run_end is None else run_end - time.monotonic()
+            if left is not None and left * stage.share < MIN_SECONDS:
                 continue
-            seconds = schedule.RETRY_SECONDS if remaining is None else remaining * stage.share
+            seconds = schedule.RETRY_SECONDS if left is None else left * stage.share
             if stage.cap is not None:
                 seconds = min(seconds, stage.cap)
             got = stage.engine.run(ctx, seconds)
@@ -270,7 +272,7 @@ def _find_bmc(ctx: RunContext, out: Search) -> Search | None:
 
 
 def _cancel(opts: VerifyOptions) -> Callable[[], bool]:
-    return opts.cancel if callable(opts.cancel) else (lambda: False)  # type: ignore[return-value]
+    return opts.cancel if callable(opts.cancel) else (lambda: False)
 
 
 def _cparec(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[[bool, float | None], Search],
