@@ -49,7 +49,7 @@ from .horn.clauses import ERROR, Clause, Interpretation, RelKey
 
 MAX_DEPTH = 8
 RESERVE = 1.5  # seconds
-GUESS_SHARE = 0.2  # of the time, kept for the summaries guessed from runs (horn_samples.py) ...
+GUESS_SHARE = 0.2  # of the time, kept for the summaries guessed from runs (horn/samples.py) ...
 GUESS_SECONDS = 10.0  # ... at most this: what they prove, they prove in a few seconds
 
 

@@ -1,5 +1,5 @@
 """Runs of the program from its start on random inputs, the CFA interpreted with C's machine
-integers (replay.py's ``ConcreteRun``): what horn_samples.py records at the Horn clauses' cut points to
+integers (replay.py's ``ConcreteRun``): what horn/samples.py records at the Horn clauses' cut points to
 guess summaries from, and what testing.py takes as paths to an error."""
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ LARGE_ARRAY = 256
 def large_arrays(program: Program) -> bool:
     """Whether the program has a local or global array, never addressed, with more
     than ``LARGE_ARRAY`` elements or a variable length: the arrays the template invariants try
-    first (horn_templates.py), before merged-path BMC unrolls them."""
+    first (horn/templates.py), before merged-path BMC unrolls them."""
     for v in program.vars.values():
         t, n = v.type, 1
         if not isinstance(t, ArrayType) or v.addressed:

@@ -1,6 +1,6 @@
 """What a path check finds: whether an error path is feasible, and with which values.
 
-Two checks produce it: the exact encoding of the path for z3 (smt.py), whose terms a model
+Two checks produce it: the exact encoding of the path for z3 (cex/encoding.py), whose terms a model
 evaluates, and a run of the path with concrete inputs (replay.py), whose "terms" are already
 values. Reading a finding (the violation's report, cex/report.py) needs neither z3 nor a
 model: ``Feasibility.value`` gives a term's value either way.

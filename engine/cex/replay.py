@@ -5,7 +5,7 @@ An error path of a program without memory (only integer variables; cpa/value/mem
 value for each input it reads, in order (the inputs that broke the same program before an
 edit, say), running the path is exact: C's machine-integer semantics (cfa/semantics.py), and
 signed overflow wrapping around as gcc does and noted, as the bit-vector encoding of the path
-(smt.py) has it. If every branch the path takes holds, the path is feasible with these
+(cex/encoding.py) has it. If every branch the path takes holds, the path is feasible with these
 inputs and the violation is confirmed; anything else (a branch that fails, an undefined
 operation the path may not pass, an uninitialised read, an input without a value) answers
 None, and the caller checks the path with z3 as usual. The finding has the shape of the

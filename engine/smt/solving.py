@@ -1,7 +1,7 @@
 """Solver calls with a time limit that holds, and C's integer conversions on bit-vectors:
 what every engine that talks to z3 shares. Light to import (z3 itself is loaded on first use,
 engine/smt/lazy_z3.py), so an analysis that builds formulas only in some runs does not load the
-path encoding (smt.py) with it.
+path encoding (cex/encoding.py) with it.
 """
 
 from __future__ import annotations

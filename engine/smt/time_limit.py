@@ -1,6 +1,6 @@
 """The run's time limit as its solver calls see it, per analysis thread.
 
-Kept apart from smt.py (the path encoding) so that the algorithms (BAM, CEGAR) can ask
+Kept apart from cex/encoding.py (the path encoding) so that the algorithms (BAM, CEGAR) can ask
 whether the time is up, or whether a solver gave up, without importing a domain's encoding.
 """
 

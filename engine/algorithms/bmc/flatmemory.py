@@ -1,5 +1,5 @@
 """Memory for merged-path BMC (algorithms/bmc/merged.py): the path encoding's memory model
-(pathmemory.MemoryState: object-tagged addresses, bytes, bounds, liveness) without z3 arrays.
+(cex/memory.MemoryState: object-tagged addresses, bytes, bounds, liveness) without z3 arrays.
 
 Merged states make memory a tree of ``If``s, and z3 decides bit-vector formulas by
 bit-blasting far faster than array formulas with ``If``s over arrays (an incremental check
@@ -223,7 +223,7 @@ class FlatMemory(MemoryState):
                 self.lives[h] = z3.And(oid != z3.BitVecVal(h, self.id_bits), self._live_term(h))
 
     def tracked(self, pointers: list[z3.ExprRef], frames: set[int]) -> z3.BoolRef:
-        """pathmemory.MemoryState.tracked, with liveness per object."""
+        """cex/memory.MemoryState.tracked, with liveness per object."""
         ptr_bytes = self.bits // 8
 
         holders = self.holders(frames)

@@ -1,10 +1,10 @@
-"""Bounded model checking with merged paths over the exact path encoding (issue 20, item 1:
-BMC with large blocks, for programs with memory).
+"""Bounded model checking with merged paths over the exact path encoding (BMC with
+large blocks, for programs with memory).
 
 Path exploration (algorithms/paths.py) follows every path one at a time: a loop of 16 iterations
 with one data-dependent ``if`` is 65,536 paths. Here the program is executed symbolically from
 its start (``program.start``, which calls the entry) with the same encoding (smt.PathEncoder,
-memory as pathmemory.MemoryState), calls inlined with a frame per call instance, loops and
+memory as cex/memory.MemoryState), calls inlined with a frame per call instance, loops and
 recursion unwound, and **states that reach the same point of the unrolled program merge**:
 the same node, under the same calls (each identified by its call site's place, iteration
 counts included), with the same iteration counts of the loops around it. The path condition

@@ -1,4 +1,4 @@
-"""Bounded model checking through recursion (issue 20, item 1): long counterexamples in
+"""Bounded model checking through recursion: long counterexamples in
 recursive programs, with machine integers.
 
 k-induction's BMC (algorithms/kinduction) keeps one frame per function, which is exact only

@@ -269,8 +269,8 @@ class Encoder:
         # Arrays by one distinguished cell each (algorithms/horn/cells.py), generalized constants:
         # their pseudo-variables join the frames as variables do.
         self.cells = Cells.of(program)
-        self.fields = Fields.of(program)  # struct fields passed by pointer (horn_fields.py)
-        self.heap = Heap.of(program)  # objects from malloc, one per struct type (horn_heap.py)
+        self.fields = Fields.of(program)  # struct fields passed by pointer (horn/fields.py)
+        self.heap = Heap.of(program)  # objects from malloc, one per struct type (horn/heap.py)
         self.params: dict[tuple[int, str], str] = {}
         extra = {**self.cells.vars, **self.fields.vars, **self.heap.vars}
         if generalize:
@@ -434,7 +434,7 @@ class Encoder:
     # ---- small callees in place -----------------------------------------------------------
     def _inlinable(self, name: str) -> bool:
         """Whether a call of ``name`` is encoded in place rather than through its summary: on a
-        program with heap objects (horn_heap.py), a callee without loops, calls or error
+        program with heap objects (horn/heap.py), a callee without loops, calls or error
         locations. Its summary would relate the distinguished object before and after the
         call case by case (``d == n ==> v.f == x``), which Spacer seldom finds: a list push
         in a function took it 40 s, where the same code in the caller takes 1 s."""
@@ -883,9 +883,9 @@ def summary_text(got: Interpretation, names: list[str], program: Program) -> str
         display = base.rsplit("::", 1)[-1]
         if info is not None and info.is_result:
             shown[h.get_id()] = "\\result"
-        elif base.endswith("->*"):  # what a reference parameter refers to (horn_heap.py)
+        elif base.endswith("->*"):  # what a reference parameter refers to (horn/heap.py)
             shown[h.get_id()] = f"\\old(*{display[:-3]})" if v != base else f"*{display[:-3]}"
-        elif "->" in base:  # a field behind a pointer parameter (horn_fields.py), in and out
+        elif "->" in base:  # a field behind a pointer parameter (horn/fields.py), in and out
             shown[h.get_id()] = f"\\old({display})" if v != base else display
         elif v != base and info is not None and info.is_param:
             shown[h.get_id()] = display

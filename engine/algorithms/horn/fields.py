@@ -31,7 +31,7 @@ values: sound either way.
 A member array's cells are not modelled: a read is an arbitrary value, a write changes no
 pseudo-variable. A write outside the array would (undefined behaviour, in practice the next
 fields): each such write is an error the clauses must exclude, as an access outside a morphed
-array is (horn_cells.py), so no proof relies on it.
+array is (horn/cells.py), so no proof relies on it.
 """
 
 from __future__ import annotations

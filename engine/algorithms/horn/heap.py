@@ -1,6 +1,6 @@
 """Heap objects in the Horn clauses, by one distinguished object per struct type (object morphing).
 
-Cell morphing (horn_cells.py) describes an array by one cell at an arbitrary index. The same
+Cell morphing (horn/cells.py) describes an array by one cell at an arbitrary index. The same
 idea describes the objects that ``malloc`` creates: objects of a struct type ``T`` are numbered
 in allocation order (1, 2, ...), a pointer to one is its number (0 is NULL), and the clauses
 keep, besides the count ``T#n`` of objects allocated so far, one object ``T#d`` chosen
@@ -10,7 +10,7 @@ Every execution of the program is one of the clauses' for every choice of ``T#d`
 invariants over ``(T#d, T#v.f)`` hold for every object: ``T#d <= T#n ==> T#v.order <= T#v.stock``
 is "every node allocated so far has order <= stock", which Spacer finds over the integers.
 As with cells, the clause into an error location is restricted to the executions whose
-distinguished object is the one the deciding condition reads (horn_cells.py explains why
+distinguished object is the one the deciding condition reads (horn/cells.py explains why
 that loses no error).
 
 A pointer read from a field of another object is arbitrary too, but it is a pointer the
@@ -29,7 +29,7 @@ struct's pointers are local variables, parameters and results (no globals) assig
 tested for NULL, and dereferenced only to read or write an integer or pointer field; a
 pointer variable's address is taken only as the argument of a reference parameter
 (``Node **pp``, used only as ``*pp`` or passed on as such), which copies the variable in and
-out as horn_fields.py copies a struct's fields (a call passes one variable once). No object of
+out as horn/fields.py copies a struct's fields (a call passes one variable once). No object of
 the type is declared, copied, freed, or handed to an unknown function, and allocation is
 assumed to succeed (``--alloc-may-fail`` leaves the heap out). Anything else leaves the whole
 heap out: its reads stay arbitrary values, as before.
@@ -91,7 +91,7 @@ class Heap:
     types: dict[str, HeapType] = field(default_factory=dict)
     pointers: dict[str, str] = field(default_factory=dict)  # variable -> the struct key it points to
     # A reference parameter (``Node **pp``, used only as ``*pp``) -> the pseudo-variable that
-    # holds ``*pp``: the caller's pointer variable, copied in and out as horn_fields.py does.
+    # holds ``*pp``: the caller's pointer variable, copied in and out as horn/fields.py does.
     refs: dict[str, str] = field(default_factory=dict)
     vars: dict[str, VarInfo] = field(default_factory=dict)
     # The functions that may change the objects (allocate, store into a field, call an unknown

@@ -20,7 +20,7 @@ depends on one parameter is tabulated instead (``_tabulate``): its result and wh
 each global, value by value, each computed once; a pure function of several parameters, over its
 last one per value of the others (``_curry``).
 
-Houdini (horn_templates.solve, with its own bounds and orders beside these) keeps what every
+Houdini (horn/templates.prove, with its own bounds and orders beside these) keeps what every
 clause preserves, over the integer clauses with exact products (``horn.ProductEncoder``:
 machine integers wherever no signed operation overflows, an arbitrary value where one does).
 Those clauses cover everything the machine program does, so an inductive invariant of them

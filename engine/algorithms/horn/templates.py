@@ -1,6 +1,6 @@
 """Invariants from templates, found Houdini-style over the program's Horn clauses.
 
-Spacer generalizes from the clauses alone. Over an array's distinguished cell (horn_cells.py) a
+Spacer generalizes from the clauses alone. Over an array's distinguished cell (horn/cells.py) a
 loop nest needs a fact such as ``d < i*1500 + j ==> v == C`` ("every cell written so far holds
 C"), which Spacer finds for one loop and seldom for a nest. The shape of such facts can be read
 off the program: the region a loop has written is bounded by its write's index at the loop's
@@ -54,7 +54,7 @@ def solve(program: Program, enc: Encoder, clauses: list[Clause], error: RelKey, 
     """An inductive invariant over the integers that excludes every clause into ``error`` (the
     relation horn.py names for a reachable error), from the templates (over ``enc``'s integer
     clauses), or why there is none. ``extra``: further candidates of a relation, over its
-    frame's placeholders by name (horn_samples.py's guesses)."""
+    frame's placeholders by name (horn/samples.py's guesses)."""
     functions = {f.name: f for f in program.all_functions()}
     holes: dict[str, list[z3.ArithRef]] = {}
     per_function: dict[str, list[z3.BoolRef]] = {}

@@ -1,4 +1,4 @@
-"""k-induction with machine integers over the program's Horn clauses (issue 20, item 2).
+"""k-induction with machine integers over the program's Horn clauses.
 
 The clauses of algorithms/horn/clauses.py, encoded with bit-vectors (C's semantics: wrap-around, undefined
 behaviour as an arbitrary value, memory and floats arbitrary), become one transition system. A
