@@ -70,7 +70,9 @@ def test_the_guess_covers_the_loop_head(tmp_path: Path) -> None:
 
 def test_the_portfolio_proves_the_sum_and_finds_the_violation(tmp_path: Path) -> None:
     r = verify_src(SUM_TRUE, tmp_path, timeout=60, config="value+predicate")
-    assert r.verdict == "TRUE" and r.statistics.decided_by == "k-induction"
+    # Which engine answers first moves with the machine's load (the tests above prove it with
+    # k-induction alone); the portfolio's answer must be TRUE whichever does.
+    assert r.verdict == "TRUE", r.reason
     r = verify_src(SUM_FALSE, tmp_path, timeout=60, config="value+predicate")
     assert r.verdict == "FALSE"
     check_error_path(r)

@@ -57,7 +57,8 @@ def test_the_portfolio_decides_with_it_and_the_harness_replays(tmp_path: Path) -
     path.write_text(source.read_text())
     result = run_deep(lambda: api.verify_entries(str(path), entries=["check_min_max"],
                                                  options=api.VerifyOptions(timeout=60))).result
-    assert result.verdict == "TRUE" and result.statistics.decided_by == "merged-bmc", result.reason
+    # (Which engine answers first moves with the load: the tests above run merged-path BMC alone.)
+    assert result.verdict == "TRUE", result.reason
     # min_max skips the last element: a minimum there is missed.
     path.write_text(source.read_text().replace("for (i = 1; i < n; i++)", "for (i = 1; i < n - 1; i++)"))
     bad = run_deep(lambda: api.verify_entries(str(path), entries=["check_min_max"],
