@@ -65,8 +65,8 @@ def test_preprocessor_errors_come_from_result_and_bad_input_from_the_start(tmp_p
     run = Preprocessing(str(bad), None, PreprocessOptions())
     with pytest.raises(FrontendError) as exc:
         run.result()
-    assert str(exc.value) == f"{bad}:1:10: error: header missing.h not found (cbam ships stand-ins for the common " \
-                             "libc headers; add -I for others)"
+    assert str(exc.value) == f"{bad}:1:10: error: header missing.h not found in the source's folder, the -I " \
+                             "folders or the system's include path (a relative -I is read from the current directory)"
     with pytest.raises(FrontendError, match="cannot read file"):
         Preprocessing(str(tmp_path / "nope.c"))
     with pytest.raises(FrontendError, match="unknown data model"):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections import OrderedDict
@@ -14,7 +13,7 @@ from ..frontend.chunks import PARSE_FILENAME, NotChunkable
 from ..frontend.cparser import GnuParser
 from ..frontend.errors import Diagnostic, FrontendError
 from ..frontend.gnu_syntax import rewrite_gnu_syntax
-from ..frontend.preprocess import INCLUDE_DIR, Preprocessing, PreprocessOptions, find_cpp, parse_gcc_errors
+from ..frontend.preprocess import Preprocessing, PreprocessOptions, find_cpp, parse_gcc_errors, search_path
 from ..frontend.source_key import source_key, unpreprocessed_key
 from ..frontend.srcmap import SourceMap, Spans, read_text
 from ..frontend.tokens import split_preprocessed
@@ -177,10 +176,7 @@ def _gcc_syntax_check(path: str, text: str | None, opts: PreprocessOptions) -> l
         cmd = cmd[:-1]
     else:
         return []
-    cmd += ["-fsyntax-only", "-x", "c", "-w", "-nostdinc", "-isystem", INCLUDE_DIR,
-            "-include", os.path.join(INCLUDE_DIR, "__cbam_prelude.h")]
-    for inc in opts.include_paths:
-        cmd += ["-I", inc]
+    cmd += ["-fsyntax-only", "-x", "c", "-w", *search_path(opts)]
     for d in opts.defines:
         cmd.append(f"-D{d}")
     src = text.encode() if text is not None else open(path, "rb").read()

@@ -1,7 +1,8 @@
 """The C front end: from the user's text to pycparser's syntax tree, and back to the user's
 source for every diagnostic.
 
-Preprocessing with cbam's stand-in headers and the user's ``-I``/``-D`` (``preprocess``), GNU C
+Preprocessing over the system's headers, with cbam's own few and the user's ``-I``/``-D``
+(``preprocess``; the machine's description for them in ``target``), GNU C
 syntax pycparser does not read, rewritten into what it does (``gnu_syntax``, ``attributes``),
 the tokens and chunks of a file (``tokens``, ``chunks``), parsing (``cparser``), positions
 mapped back through ``#line`` markers (``srcmap``), what a source's cache key reads

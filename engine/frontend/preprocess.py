@@ -1,4 +1,4 @@
-"""Run the system C preprocessor with cbam's stand-in libc headers and GNU-extension shims."""
+"""Run the system C preprocessor over the system's headers, with cbam's own few first and GNU-extension shims."""
 
 from __future__ import annotations
 
@@ -251,7 +251,7 @@ def _command(path: str, opts: PreprocessOptions) -> tuple[list[str], str]:
     model = DATA_MODELS.get(opts.data_model)
     if model is None:
         raise FrontendError(Diagnostic("error", f"unknown data model {opts.data_model!r} (use ILP32 or LP64)", path))
-    cmd = find_cpp() + ["-x", "c", "-undef", "-nostdinc", "-w"]
+    cmd = find_cpp() + ["-x", "c", "-undef", "-w"]
     if opts.std:
         cmd.append(f"-std={opts.std}")
     cmd += ["-D__CBAM__=1", "-D__STDC_VERSION__=201112L", "-D__CHAR_BIT__=8"]
@@ -262,13 +262,36 @@ def _command(path: str, opts: PreprocessOptions) -> tuple[list[str], str]:
     for u in opts.undefines:
         cmd.append(f"-U{u}")
     base_dir = os.path.dirname(os.path.abspath(path))
-    cmd += ["-I", base_dir]
+    return cmd + ["-I", base_dir] + search_path(opts) + ["-"], base_dir
+
+
+# What -undef takes away and the system's headers ask for: which machine and which system
+# (glibc's bits/wordsize.h reads __x86_64__ for the word size, and so on).
+TARGET_MACROS = {
+    "ILP32": ("__i386__=1", "__i386=1", "i386=1"),
+    "LP64": ("__x86_64__=1", "__x86_64=1", "__amd64__=1", "__amd64=1"),
+}
+SYSTEM_MACROS = ("__linux__=1", "__linux=1", "__unix__=1", "__unix=1", "__gnu_linux__=1", "__ELF__=1")
+
+
+def search_path(opts: PreprocessOptions) -> list[str]:
+    """Where headers come from, for the preprocessor and for gcc's syntax check alike: the
+    user's -I folders (a relative one from where cbam runs, as a compiler reads it), cbam's
+    own headers, then the system's (gcc's search path for the data model: -m32 or -m64).
+    cbam's own are the few whose meaning it gives itself (assert, the variable arguments, the
+    limits and fixed-width types without gcc's predefined macros); every other header is the
+    system's, read as gcc reads it."""
+    flags = ["-m32" if opts.data_model == "ILP32" else "-m64"]
+    flags += [f"-D{m}" for m in TARGET_MACROS.get(opts.data_model, ()) + SYSTEM_MACROS]
     for inc in opts.include_paths:
-        cmd += ["-I", inc]
-    cmd += ["-isystem", INCLUDE_DIR, "-include", os.path.join(INCLUDE_DIR, "__cbam_prelude.h")]
+        flags += ["-I", os.path.abspath(inc)]
+    # The machine's description apart from the prelude: both only define, so a source without
+    # directives still has a key before preprocessing (source_key.unpreprocessed_key).
+    flags += ["-isystem", INCLUDE_DIR, "-include", os.path.join(INCLUDE_DIR, "__cbam_target.h"),
+              "-include", os.path.join(INCLUDE_DIR, "__cbam_prelude.h")]
     for inc in opts.force_includes:
-        cmd += ["-include", inc]
-    return cmd + ["-"], base_dir
+        flags += ["-include", os.path.abspath(inc)]
+    return flags
 
 
 def _absolute_markers(pp: str, path: str, base_dir: str) -> str:
@@ -299,7 +322,8 @@ def parse_gcc_errors(stderr: str, path: str) -> list[Diagnostic]:
             msg = m.group("msg")
             hm = re.match(r"(.+): No such file or directory", msg)
             if hm:
-                msg = f"header {hm.group(1)} not found (cbam ships stand-ins for the common libc headers; add -I for others)"
+                msg = (f"header {hm.group(1)} not found in the source's folder, the -I folders or the system's "
+                       "include path (a relative -I is read from the current directory)")
             file = m.group("file")
             if file == "<stdin>":
                 file = path

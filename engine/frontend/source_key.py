@@ -92,7 +92,29 @@ def unpreprocessed_key(path: str, raw: bytes, command: list[str], opts: Preproce
                 if not _only_pure_directives(named):
                     return None
                 h.update(sha256(named).digest())
+        predefined = _implicit_predefinitions(command)
+        if predefined is not None:
+            with open(predefined, "rb") as fh:
+                named = fh.read()
+            if not _only_pure_directives(named):
+                return None
+            h.update(sha256(named).digest())
     except OSError:
         return None
     h.update(sha256(raw).digest())
     return h.hexdigest()
+
+
+# Where glibc keeps the file gcc includes before every source, unless told not to
+# (-nostdinc, -ffreestanding): its include path less gcc's own folder, which never holds it.
+_PREDEF_DIRS = ("/usr/local/include", "/usr/include/x86_64-linux-gnu", "/usr/include")
+
+
+def _implicit_predefinitions(command: list[str]) -> str | None:
+    if "-nostdinc" in command or "-ffreestanding" in command:
+        return None
+    for d in _PREDEF_DIRS:
+        cand = os.path.join(d, "stdc-predef.h")
+        if os.path.isfile(cand):
+            return cand
+    return None

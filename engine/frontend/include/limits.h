@@ -2,6 +2,11 @@
 #ifndef __CBAM_LIMITS_H
 #define __CBAM_LIMITS_H
 #define CHAR_BIT 8
+#define MB_LEN_MAX 16
+#define PATH_MAX 4096
+#define NAME_MAX 255
+#define PIPE_BUF 4096
+#define SSIZE_MAX LONG_MAX
 #define SCHAR_MIN (-128)
 #define SCHAR_MAX 127
 #define UCHAR_MAX 255
