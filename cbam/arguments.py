@@ -17,9 +17,43 @@ def add_frontend_options(p: argparse.ArgumentParser) -> None:
                    help="integer widths (default: the task's, else LP64 for .c files)")
 
 
-def pp_options(args: argparse.Namespace, data_model: str) -> api.PreprocessOptions:
+def add_project_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-p", dest="build_dir", metavar="BUILD_DIR",
+                   help="take each file's flags (-I, -D, -U, -include, -std) from BUILD_DIR/compile_commands.json, "
+                        "as clang-tidy -p does")
+    p.add_argument("--link", action="store_true",
+                   help="verify the files given as one program, linked as the linker links them (reported under "
+                        "the first); without it, each file is a program of its own")
+
+
+def pp_options(args: argparse.Namespace, data_model: str, path: str | None = None) -> api.PreprocessOptions:
+    """The preprocessor's options for ``path``: the command line's, after what the build
+    directory's compile_commands.json says for it (-p)."""
+    flags = _database_flags(args, path) if path is not None else None
+    if flags is not None:
+        pp = flags.options(data_model, args.include, args.define)
+        return pp._replace(undefines=(*pp.undefines, *args.undefine))
     return api.PreprocessOptions(include_paths=args.include, defines=args.define, undefines=args.undefine,
                                  data_model=data_model)
+
+
+def _database_flags(args: argparse.Namespace, path: str):
+    build_dir = getattr(args, "build_dir", None)
+    if build_dir is None:
+        return None
+    table = getattr(args, "_database", None)
+    if table is None:
+        table = args._database = api.load_compile_commands(build_dir)
+        if not table:
+            print(f"cbam: warning: no readable {os.path.join(build_dir, 'compile_commands.json')}; "
+                  "using the command line's flags", file=sys.stderr)
+    flags = api.flags_for(table, path)
+    warned = args.__dict__.setdefault("_warned", set())
+    if flags is None and table and path not in warned:
+        warned.add(path)
+        print(f"cbam: warning: {path} is not in {build_dir}'s compile_commands.json; using the command line's flags",
+              file=sys.stderr)
+    return flags
 
 
 def add_cache_options(p: argparse.ArgumentParser, allow_disable: bool = True) -> None:

@@ -13,7 +13,14 @@ import threading
 import time
 from functools import partial
 
-from cbam.arguments import add_cache_options, add_frontend_options, collect, open_cache, pp_options
+from cbam.arguments import (
+    add_cache_options,
+    add_frontend_options,
+    add_project_options,
+    collect,
+    open_cache,
+    pp_options,
+)
 from cbam.engine import api
 from cbam.render import print_text, write_harnesses
 
@@ -46,6 +53,7 @@ def _add_verify(sub) -> None:
                                    "4 an internal error.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="a .c or .i file, a task .yml, or a folder of them")
     add_frontend_options(p)
+    add_project_options(p)
     p.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per file (default 60)")
     p.add_argument("--memory-limit", type=int, default=8192, metavar="MB", help="address-space limit (default 8192)")
     p.add_argument("--config", default=api.default_configuration(), choices=list(configs),
@@ -297,26 +305,32 @@ def cmd_verify(args: argparse.Namespace) -> int:
     api.limit_memory(args.memory_limit)
     if args.self_check:
         os.environ["CBAM_SELF_CHECK"] = "1"
-    files = collect(args.paths)
+    # Linked, the files keep the order given: the first is the one the program is reported under.
+    files = [f for p in args.paths for f in collect([p])] if args.link else collect(args.paths)
     args._files = files
     if not files:
         print("cbam: no .c, .i or .yml files to verify", file=sys.stderr)
         return EXIT_USAGE
-    args._prefetch = None if files[0].endswith(".yml") else _Prefetch(files[0], args)
+    if args.link and any(f.endswith(".yml") for f in files):
+        print("cbam: --link links C files; a task (.yml) is a program of its own", file=sys.stderr)
+        return EXIT_USAGE
+    args._prefetch = None if files[0].endswith(".yml") or args.link else _Prefetch(files[0], args)
     args._cache = open_cache(args)
     try:
-        return _verify_all(files, args)
+        return _verify_all([files] if args.link else files, args)
     finally:
         if args._cache is not None:
             args._cache.close()
 
 
-def _verify_all(files: list[str], args: argparse.Namespace) -> int:
+def _verify_all(programs: list, args: argparse.Namespace) -> int:
+    """Each program in turn: a file (a path), or files linked into one (a list of paths)."""
     results: list[dict] = []
     worst = EXIT_TRUE
-    for path in files:
+    for program in programs:
+        path = program[0] if isinstance(program, list) else program
         try:
-            entry = _verify_one(path, args)
+            entry = _verify_one(path, args, program[1:] if isinstance(program, list) else None)
         except api.FrontendError as exc:
             for d in exc.diagnostics:
                 print(d, file=sys.stderr)
@@ -340,7 +354,7 @@ class _Prefetch:
 
     def __init__(self, source: str, args: argparse.Namespace):
         self.source = source
-        self.pp = pp_options(args, args.data_model or "LP64")  # as _verify_one decides for a .c file
+        self.pp = pp_options(args, args.data_model or "LP64", source)  # as _verify_one decides for a .c file
         self.run: api.Preprocessing | None = None
         self.error: api.FrontendError | None = None
         self.taken = False
@@ -376,7 +390,9 @@ def _combine(a: int, b: int) -> int:
     return a if order[a] >= order[b] else b
 
 
-def _verify_one(path: str, args: argparse.Namespace) -> dict:
+def _verify_one(path: str, args: argparse.Namespace, linked: list[str] | None = None) -> dict:
+    """``path``'s answer; with ``linked``, that of the program ``path`` and the files ``linked``
+    make together."""
     data_model = args.data_model
     source = path
     expected = None
@@ -398,15 +414,18 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
         data_model = data_model or task.data_model
         expected = task.expected_memsafety if args._property == "memsafety" else task.expected
     data_model = data_model or "LP64"
-    pp = pp_options(args, data_model)
+    pp = pp_options(args, data_model, source)
+    units = None
+    if linked is not None:
+        units = [api.Unit(f, pp_options(args, data_model, f)) for f in [source, *linked]]
     with _Progress(not args.no_progress and args.format == "text", source):
-        answer, waited, child_peak_mb, crashes = _verify_source(source, pp, args)
+        answer, waited, child_peak_mb, crashes = _verify_source(source, pp, args, units)
     harness_paths = write_harnesses(list(answer.harnesses), args, source)
     facts: dict = {"time": waited}
     if crashes is not None:
         facts["crashed_attempts"] = crashes
     if args.format == "text":
-        if len(args._files) > 1:
+        if len(args._files) > 1 and linked is None:
             print(f"== {path}")
         print_text(answer.with_run(**facts), source, harness_paths)
     facts["peak_memory_mb"] = max(peak_memory_mb(), child_peak_mb)
@@ -416,11 +435,14 @@ def _verify_one(path: str, args: argparse.Namespace) -> dict:
             facts["expected_verdict"] = "TRUE" if expected else "FALSE"
     if harness_paths:
         facts["harnesses"] = harness_paths
+    if units is not None:
+        facts["linked"] = [u.path for u in units]
     facts["exit"] = {"TRUE": EXIT_TRUE, "FALSE": EXIT_FALSE}.get(answer.verdict, EXIT_UNKNOWN)
     return answer.with_run(**facts)
 
 
-def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[api.Answer, float, float, int | None]:
+def _verify_source(source: str, pp, args: argparse.Namespace, units: list | None = None
+                   ) -> tuple[api.Answer, float, float, int | None]:
     """The source's answer, the seconds it took, the peak memory of the process that analysed (0 if
     this one did) and the crashed attempts of an analysis in a child (None: none was started). An
     unchanged source is answered from the cache before anything is parsed (and before the
@@ -435,7 +457,8 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[api.Answe
                              path_exploration=not getattr(args, "no_path_exploration", False),
                              horn=not getattr(args, "no_horn", False),
                              replay=None if getattr(args, "no_replay", False) else
-                             api.NativeReplay(source=source, preprocess=pp, time_limit=args.replay_timeout))
+                             api.NativeReplay(source=source, preprocess=pp, time_limit=args.replay_timeout,
+                                              units=tuple(units[1:]) if units else ()))
     t0 = time.monotonic()
     # Without --entry, main's answer (a file with main is verified from it alone).
     entry = args.entry or "main"
@@ -452,8 +475,10 @@ def _verify_source(source: str, pp, args: argparse.Namespace) -> tuple[api.Answe
             else:
                 args._prefetch.stop()
             return hit, waited, 0.0, None
-    pp_text = args._prefetch.take(source, pp) if args._prefetch is not None else None
-    if pp_text is None:
+    pp_text = args._prefetch.take(source, pp) if args._prefetch is not None and units is None else None
+    if units is not None:
+        pp_text = api.link(units)
+    elif pp_text is None:
         pp_text = api.preprocess(source, None, pp)
     if store is not None:
         hit = api.answer_unchanged(store, source, pp_text, pp, entry, opts, alias)
@@ -486,7 +511,7 @@ def _analyse(source: str, pp, pp_text: str, entry: str | None, opts, alias: str 
         opts = opts._replace(timeout=max(0.0, opts.timeout - (time.monotonic() - t0)))
     if entry is None and "main" not in program.functions:
         # The editor's rule: every function no other function calls, with arbitrary arguments.
-        report = api.verify_entries(source, preprocess=pp, options=opts)
+        report = api.verify_entries(source, preprocess=pp, options=opts, preprocessed=pp_text)
         return api.Answer.of(report.result, report.entries)
     # The result is filed under the same source keys (program.source_key, unpreprocessed_key)
     # for the next run.

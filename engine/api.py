@@ -18,6 +18,7 @@ import os as _os
 from .answer import Answer
 from .core.kinds import DecidedBy, UnknownReason
 from .cpa import registry
+from .frontend.compile_db import CompileFlags, Unit, flags_for, load_compile_commands, parse_compile_flags
 from .frontend.errors import Diagnostic, FrontendError, Range
 from .frontend.preprocess import Preprocessing, PreprocessOptions
 from .options import DATA_MODELS, PROPERTIES, THEORIES, NativeReplay, VerifyOptions
@@ -38,7 +39,8 @@ __all__ = ["Answer", "DecidedBy", "UnknownReason", "Diagnostic", "FrontendError"
            "DATA_MODELS", "PROPERTIES", "THEORIES", "configurations", "default_configuration", "load", "preprocess", "verify",
            "verify_entries", "unknown_report", "source_files", "entry_points", "answer_unchanged",
            "unpreprocessed_key", "answer_unpreprocessed", "open_cache", "summaries", "cfa_text", "limit_memory",
-           "load_task", "self_check", "warm_up", "prepare_next_run"]
+           "load_task", "self_check", "warm_up", "prepare_next_run", "CompileFlags", "flags_for", "load_compile_commands",
+           "parse_compile_flags", "Unit", "link"]
 
 
 # ---- what there is to choose ------------------------------------------------------------------
@@ -56,6 +58,16 @@ def preprocess(path: str, text: str | None = None, options: PreprocessOptions | 
     from .frontend.preprocess import preprocess as run_cpp
 
     return run_cpp(path, text, options or PreprocessOptions())
+
+
+def link(units: list[Unit]) -> str:
+    """Several translation units as one program's preprocessed text (frontend/link.py), to be
+    given to :func:`load` or :func:`verify_entries` as ``preprocessed`` with the first unit's
+    path: external names resolve across the units, ``static`` ones stay in theirs, and two
+    definitions of one symbol, or types that disagree, are a FrontendError that says where."""
+    from .frontend.link import linked_text
+
+    return linked_text(units)
 
 
 def source_files(preprocessed: str) -> list[str]:

@@ -44,14 +44,16 @@ class NativeReplay(LightNamedTuple):
     """How a FALSE is run natively (cex/native_replay.py): the program as gcc is to read it
     (the file ``source``, or ``text`` for it when the editor holds unsaved text, with the include
     paths, macros and standard of ``preprocess``, a frontend.preprocess.PreprocessOptions), at
-    most ``time_limit`` seconds for its compile and run (within the run's own limit), and where a
-    disagreement is kept (None: $CBAM_REPLAY_DIR, else the user's cache directory)."""
+    most ``time_limit`` seconds for its compile and run (within the run's own limit), where a
+    disagreement is kept (None: $CBAM_REPLAY_DIR, else the user's cache directory), and the
+    program's other translation units, each compiled with its own flags and linked in."""
 
     source: str = ""  # "": the program's main file
     text: str | None = None
     preprocess: object = None
     time_limit: float = 10.0
     keep_dir: str | None = None
+    units: tuple = ()  # the other translation units linked with it (frontend.link.Unit)
 
 
 class VerifyOptions(LightNamedTuple):

@@ -23,12 +23,12 @@ import os
 import sys
 from typing import Any
 
+from cbam.engine.api import load_compile_commands
 from lsprotocol import types as lsp
 
 from cbam import __version__
 
 from .codes import Code
-from .compile_flags import load_compile_commands
 from .diagnostics import function_at, lens_title, message_diagnostic, to_range, uri_to_path
 from .scheduling import cancel_job, doc_status, notify_status, publish, schedule
 from .settings import SECTION, validate

@@ -8,15 +8,15 @@ import os
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from cbam.engine.api import CompileFlags, parse_compile_flags
 from pygls.lsp.server import LanguageServer
 
 from cbam import __version__
 
-from .compile_flags import parse_compile_flags
 from .protocol import CbamProtocol
 from .settings import Settings, defaults
 from .summaries import SummaryReader
-from .worker import CompileFlags, Worker
+from .worker import Worker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -19,18 +19,9 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
+from cbam.engine.api import CompileFlags
+
 from .settings import Settings
-
-
-@dataclass(frozen=True)
-class CompileFlags:
-    """What compile_commands.json says for one file (only these flags are ever taken)."""
-
-    include_paths: tuple[str, ...] = ()
-    defines: tuple[str, ...] = ()
-    undefines: tuple[str, ...] = ()
-    force_includes: tuple[str, ...] = ()
-    std: str | None = None
 
 
 @dataclass
@@ -221,10 +212,7 @@ def _run_job(conn: Connection, job: Job, stores: dict, writing: Any = None) -> N
     store = None
     try:
         flags = job.flags
-        pp = api.PreprocessOptions(include_paths=[*s.include_paths, *flags.include_paths],
-                                   defines=[*s.defines, *flags.defines], undefines=list(flags.undefines),
-                                   force_includes=list(flags.force_includes), std=flags.std,
-                                   data_model=s.data_model)
+        pp = flags.options(s.data_model, s.include_paths, s.defines)
         # Preprocessed apart from parsing, so that a failure says which of the two it was.
         started = time.time_ns()
         preprocessed = api.preprocess(job.path, job.text, pp)

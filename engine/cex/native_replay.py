@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from ..cfa.cfa import Program
 from ..core.result import Replay, ReplayStatus, UnknownReason, VerificationResult, Violation
 from ..frontend.errors import Range
+from ..frontend.preprocess import PreprocessOptions
 from ..options import NativeReplay
 
 # The status the replaced error functions end the run with (not abort's: a program may abort).
@@ -200,13 +201,17 @@ def _mode(program: Program) -> list[str]:
 def _compile_flags(settings: NativeReplay, source: str) -> list[str]:
     """The program's own compile flags: those the front end read it with, its directory for
     its includes (the copy compiled lives elsewhere)."""
-    flags = ["-I", os.path.dirname(os.path.abspath(source))]  # as the front end's preprocessor has it
     pp = settings.preprocess
+    return _flags_of(pp if isinstance(pp, PreprocessOptions) else None, source)
+
+
+def _flags_of(pp: PreprocessOptions | None, source: str) -> list[str]:
+    flags = ["-I", os.path.dirname(os.path.abspath(source))]  # as the front end's preprocessor has it
     if pp is not None:
-        flags += [f"-std={pp.std}"] if pp.std else []  # type: ignore[attr-defined]
-        flags += [f"-D{d}" for d in pp.defines] + [f"-U{u}" for u in pp.undefines]  # type: ignore[attr-defined]
-        flags += [a for inc in pp.include_paths for a in ("-I", inc)]  # type: ignore[attr-defined]
-        flags += [a for inc in pp.force_includes for a in ("-include", inc)]  # type: ignore[attr-defined]
+        flags += [f"-std={pp.std}"] if pp.std else []
+        flags += [f"-D{d}" for d in pp.defines] + [f"-U{u}" for u in pp.undefines]
+        flags += [a for inc in pp.include_paths for a in ("-I", inc)]
+        flags += [a for inc in pp.force_includes for a in ("-include", inc)]
     return flags
 
 
@@ -251,6 +256,18 @@ def _replay(program: Program, v: Violation, settings: NativeReplay, b: _Build, e
         return _disagree(program, v, settings, b, f"its test harness does not compile: {_first_error(r.stderr)}",
                          r, None)
     objects = [prog_o, harness_o]
+    for i, unit in enumerate(settings.units):
+        unit_o = os.path.join(b.workdir, f"unit{i}.o")
+        unit_c = os.path.abspath(unit.path)
+        if unit.text is not None:  # the editor's unsaved text, compiled under the file's own name
+            os.makedirs(os.path.join(b.workdir, f"unit{i}"))
+            unit_c = os.path.join(b.workdir, f"unit{i}", os.path.basename(unit.path))
+            with open(unit_c, "w", encoding="utf-8", errors="surrogateescape") as fh:
+                fh.write(unit.text)
+        r = _run_tool(b, [*cc, *_flags_of(unit.options, unit.path), "-c", unit_c, "-o", unit_o], end)
+        if r.returncode != 0:
+            return _not(f"gcc does not compile {unit.path}: {_first_error(r.stderr)}")
+        objects.append(unit_o)
     nonce = secrets.token_hex(6)
     if not b.memory:
         objcopy = shutil.which("objcopy")

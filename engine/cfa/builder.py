@@ -17,8 +17,9 @@ from pycparser import c_ast
 from ..frontend.attributes import EMPTY as NO_ATTRIBUTES
 from ..frontend.attributes import AttributeTable
 from ..frontend.attributes import unsupported_reason as attribute_unsupported
-from ..frontend.errors import Diagnostic, Range, Unsupported
+from ..frontend.errors import Diagnostic, FrontendError, Range, Unsupported
 from ..frontend.srcmap import Spans
+from . import linkage
 from .acceleration import accelerate
 from .cfa import FunctionCFA, Program, VarInfo
 from .ctype import (
@@ -136,6 +137,13 @@ class ProgramBuilder(TypeResolver):
 
     # ---- the translation unit ------------------------------------------
     def build(self) -> Program:
+        if linkage.is_linked(self.ast.ext):  # several translation units (frontend/link.py)
+            internal = linkage.internal_names(self.ast.ext)
+            if internal:
+                raise linkage.InternalNames(internal)  # cfa/load.py renames them and builds again
+            clashes = linkage.check(self.ast.ext, self.range)
+            if clashes:
+                raise FrontendError(clashes)
         start = FunctionBuilder(self, START_FUNCTION, self.global_scope)
         global_edges_builder = start
         funcdefs: list[c_ast.FuncDef] = []

@@ -13,11 +13,12 @@ from ..frontend.chunks import PARSE_FILENAME, NotChunkable
 from ..frontend.cparser import GnuParser
 from ..frontend.errors import Diagnostic, FrontendError
 from ..frontend.gnu_syntax import rewrite_gnu_syntax
+from ..frontend.link import rename_internal
 from ..frontend.preprocess import Preprocessing, PreprocessOptions, find_cpp, parse_gcc_errors, search_path
 from ..frontend.source_key import source_key, unpreprocessed_key
 from ..frontend.srcmap import SourceMap, Spans, read_text
 from ..frontend.tokens import split_preprocessed
-from . import incremental
+from . import incremental, linkage
 from .builder import ProgramBuilder
 from .callgraph import CallGraph
 from .cfa import Program
@@ -64,7 +65,10 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
             program.load_stats = {**program.load_stats, "functions_built": 0,
                                   "functions_reused": len(program.functions)}
         return program
-    program = _build(path, text, pp, opts, entry, store=store)
+    try:
+        program = _build(path, text, pp, opts, entry, store=store)
+    except linkage.InternalNames as clash:  # linked units that share a static name (frontend/link.py)
+        program = _build(path, text, rename_internal(pp, clash.names), opts, entry, store=store)
     program.source_key = key
     program.unpreprocessed_key = unpreprocessed if key is not None else None
     if key is not None:
