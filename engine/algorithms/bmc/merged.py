@@ -133,8 +133,10 @@ class _State:
 class MergedBMC:
     def __init__(self, program: Program, budget: Budget, max_violations: int = 1,
                  excluded: dict[int, CFANode] | None = None,
-                 on_confirmed: Callable[[Confirmed], None] | None = None, start_bound: int = 1):
+                 on_confirmed: Callable[[Confirmed], None] | None = None, start_bound: int = 1,
+                 solver_ms: int = SOLVER_MS):
         self.start_bound = start_bound
+        self.solver_ms = solver_ms
         self.program = program
         self.budget = budget
         self.max_violations = max_violations
@@ -361,7 +363,7 @@ class MergedBMC:
         # 18 s, on questions that simplification, propagation, elimination of the definitions and
         # bit-blasting into SAT answer in a fraction of a second (abs_helpers' sign * magnitude:
         # 0.01 s; array_minmax's bounds: 1.2 s against 3.2 s).
-        res, self.solver = check_alone([*self.defs, lit], SOLVER_MS, lambda: z3.SolverFor("QF_BV"))
+        res, self.solver = check_alone([*self.defs, lit], self.solver_ms, lambda: z3.SolverFor("QF_BV"))
         if res == z3.unknown:
             self.budget.check()
             why = self.solver.reason_unknown()
@@ -397,7 +399,7 @@ class MergedBMC:
         ctx = z3.Context()
         alone = lean_solver(ctx)
         alone.add([f.translate(ctx) for f in self.solver.assertions()])
-        if check_within(alone, SOLVER_MS) == z3.sat:
+        if check_within(alone, self.solver_ms) == z3.sat:
             return alone.model().translate(z3.main_ctx())
         return self.solver.model()  # (where that solver does not answer: the run's model, as before)
 
@@ -480,7 +482,9 @@ def _extract(s: _State, model: z3.ModelRef) -> tuple[list[Step], list[z3.BoolRef
 
 
 def check(program: Program, budget: Budget, max_violations: int = 1, excluded: dict[int, CFANode] | None = None,
-          on_confirmed: Callable[[Confirmed], None] | None = None, start_bound: int = 1) -> MergedOutcome:
+          on_confirmed: Callable[[Confirmed], None] | None = None, start_bound: int = 1,
+          solver_ms: int = SOLVER_MS) -> MergedOutcome:
     """``start_bound``: the bound an earlier run of this program was cut at by its time (the
-    rounds below it were cut by their bounds, without a violation)."""
-    return MergedBMC(program, budget, max_violations, excluded, on_confirmed, start_bound).run()
+    rounds below it were cut by their bounds, without a violation). ``solver_ms``: one check's
+    limit (a check that runs out gives up the engine)."""
+    return MergedBMC(program, budget, max_violations, excluded, on_confirmed, start_bound, solver_ms).run()
