@@ -57,7 +57,8 @@ def entry_points(program) -> list[str]:
     if "main" in program.functions:
         return ["main"]
     called = set().union(*(f.calls for f in program.functions.values())) if program.functions else set()
-    roots = [name for name in program.functions if name not in called]
+    # Not cbam's own headers' functions (<ctype.h>'s): the program's API is the program's.
+    roots = [name for name in program.functions if name not in called and not name.startswith("__cbam_")]
     return roots or list(program.functions)[:1] or ["main"]
 
 

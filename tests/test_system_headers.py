@@ -106,7 +106,7 @@ def test_options_default_to_no_include_folders() -> None:
 
 # ---- cbam's own headers say what glibc's say ------------------------------------------------
 INCLUDE = Path(target.HEADER).parent
-OWN = ["stdio", "stdlib", "string", "limits", "stdint", "stddef", "wchar", "uchar", "alloca"]
+OWN = ["stdio", "stdlib", "string", "limits", "stdint", "stddef", "wchar", "uchar", "alloca", "ctype"]
 # glibc's macros an own header leaves out, and why.
 NOT_OWN = {
     "stdio": {"stdin", "stdout", "stderr",  # glibc names the objects after themselves
@@ -179,3 +179,53 @@ def test_an_own_header_declares_what_glibcs_does(tmp_path: Path, header: str, da
         missing = {n for n in glibc if not n.startswith("_") and n not in own and "(" not in glibc[n]}
         missing = {n for n in missing if not re.match(r"#define", n)}
         assert missing <= NOT_OWN[header], f"glibc's <{header}.h> defines {sorted(missing - NOT_OWN[header])}"
+
+
+# ---- <ctype.h>: glibc's "C" locale, value for value -------------------------------------------
+CTYPE = "isalnum isalpha isblank iscntrl isdigit isgraph islower isprint ispunct isspace isupper isxdigit " \
+        "tolower toupper isascii toascii".split()
+
+
+def test_ctype_gives_glibcs_values_for_every_argument(tmp_path: Path) -> None:
+    # glibc's macros first (wrapped), then cbam's header over them: every defined argument agrees.
+    wrapped = "".join(f"static int glibc_{f}(int c) {{ return {f}(c); }}\n" for f in CTYPE)
+    undef = "".join(f"#undef {f}\n" for f in CTYPE)
+    compare = "".join(f'    if (glibc_{f}(c) != {f}(c)) {{ printf("{f}(%d): %d, not %d\\n", c, {f}(c), glibc_{f}(c)); '
+                      f"bad++; }}\n" for f in CTYPE)
+    prog = tmp_path / "ctype_check.c"
+    prog.write_text(f"#include <ctype.h>\n#include <stdio.h>\n{wrapped}{undef}#include \"{INCLUDE / 'ctype.h'}\"\n"
+                    "int __VERIFIER_nondet_int(void) { return 0; }\n"
+                    f"int main(void) {{\n  int bad = 0;\n  for (int c = -128; c < 256; c++) {{\n{compare}  }}\n"
+                    "  return bad != 0;\n}\n")
+    exe = tmp_path / "ctype_check"
+    cc = subprocess.run(["gcc", "-Werror", "-o", str(exe), str(prog)], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout
+
+
+CLASSIFY = """#include <assert.h>
+#include <ctype.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int c = __VERIFIER_nondet_int();
+    if (c < -1 || c > 255)
+        return 0;
+    if (isupper(c))
+        assert(islower(tolower(c)) && toupper(tolower(c)) == c);
+    assert(CHECK);
+    return 0;
+}
+"""
+
+
+def test_a_program_that_classifies_characters_is_proved_and_a_wrong_belief_refuted(tmp_path: Path) -> None:
+    result = verify_src(CLASSIFY.replace("CHECK", "!isdigit(c) || isdigit(c) == 2048"), tmp_path, timeout=240)
+    assert result.verdict == "TRUE", result.reason
+    # isdigit's value is glibc's bit, not 1: the belief fails, and the run with glibc shows it.
+    bad = CLASSIFY.replace("CHECK", "!isdigit(c) || isdigit(c) == 1")
+    path = tmp_path / "bad.c"
+    path.write_text(bad)
+    result = verify_src(bad, tmp_path, timeout=240, name="bad.c")
+    assert result.verdict == "FALSE", result.reason
+    assert_replay_reaches_error(path, result, "LP64", tmp_path)
