@@ -116,17 +116,18 @@ def verify(program: Program, options: VerifyOptions | None = None) -> Verificati
 
 def verify_entries(path: str, *, text: str | None = None, preprocess: PreprocessOptions | None = None,
                    entries: list[str] | None = None, options: VerifyOptions | None = None,
-                   preprocessed: str | None = None, on_partial: Callable[[FileReport], None] | None = None
-                   ) -> FileReport:
+                   preprocessed: str | None = None, on_partial: Callable[[FileReport], None] | None = None,
+                   entry_file: str | None = None) -> FileReport:
     """Verify a file from each of its entry points (``entries``, else :func:`entry_points`) and
     report them together, with a status per function. FrontendError on bad input.
     ``preprocessed``: the output of :func:`preprocess` for this text, if the caller ran it.
     ``on_partial``: called with the report so far (``result.partial`` set) each time a violation
-    is confirmed while the search for further ones goes on."""
+    is confirmed while the search for further ones goes on. ``entry_file``: without ``entries``,
+    only the entry points defined in this file (a program linked from several, api.link)."""
     from .report_file import verify_file_entries
 
     return verify_file_entries(path, text, preprocess, entries, options or VerifyOptions(), preprocessed,
-                               on_partial)
+                               on_partial, entry_file)
 
 
 def unknown_report(reason: str, kind: str, options: VerifyOptions | None = None, file: str = "") -> FileReport:

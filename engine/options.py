@@ -88,7 +88,7 @@ class VerifyOptions(LightNamedTuple):
     # Each FALSE is compiled with its harness and run before it is reported (a NativeReplay;
     # cex/native_replay.py), None: it stands on the path check. Not in a key: the cache holds
     # what the path check said, and every answer, from the cache or not, is replayed again.
-    replay: object = None
+    replay: NativeReplay | None = None
 
     @builtins.property  # (``property`` is a field here)
     def theory(self) -> str:

@@ -4,6 +4,7 @@ that no client re-derives what the engine knows."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -51,27 +52,33 @@ class FileReport:
     diagnostics: list[Diagnostic]
 
 
-def entry_points(program) -> list[str]:
+def entry_points(program, in_file: str | None = None) -> list[str]:
     """main when there is one; otherwise every function no other function calls (a library's
-    API), each with arbitrary arguments."""
+    API), each with arbitrary arguments. ``in_file``: only those defined in that file."""
     if "main" in program.functions:
         return ["main"]
     called = set().union(*(f.calls for f in program.functions.values())) if program.functions else set()
     # Not cbam's own headers' functions (<ctype.h>'s): the program's API is the program's.
-    roots = [name for name in program.functions if name not in called and not name.startswith("__cbam_")]
+    roots = [name for name, f in program.functions.items() if name not in called and not name.startswith("__cbam_")
+             and (in_file is None or _defined_in(f, in_file))]
     return roots or list(program.functions)[:1] or ["main"]
+
+
+def _defined_in(f, path: str) -> bool:
+    return f.name_range is not None and os.path.realpath(f.name_range.file) == os.path.realpath(path)
 
 
 def verify_file_entries(path: str, text: str | None, pp: PreprocessOptions | None, entries: list[str] | None,
                         options: VerifyOptions, preprocessed: str | None = None,
-                        on_partial: Callable[[FileReport], None] | None = None) -> FileReport:
+                        on_partial: Callable[[FileReport], None] | None = None,
+                        entry_file: str | None = None) -> FileReport:
     """``on_partial``: told, each time a violation is confirmed while the search goes on, what
     the file's report is so far (``result.partial``: functions not yet on a violation are
     UNKNOWN)."""
     program = load_program(path, text=text, options=pp, entry="main", preprocessed=preprocessed, store=options.cache)
     if options.replay is not None:  # gcc compiles what the front end read: this text, these flags
-        options = options._replace(replay=options.replay._replace(source=path, text=text, preprocess=pp))  # type: ignore[attr-defined]
-    chosen = list(entries) if entries else entry_points(program)
+        options = options._replace(replay=options.replay._replace(source=path, text=text, preprocess=pp))
+    chosen = list(entries) if entries else entry_points(program, entry_file)
     results: list[VerificationResult] = []
     tables: list[list[FunctionReport]] = []
     # The time limit is the file's: each entry gets a fair share of what is left (an entry that

@@ -73,8 +73,11 @@ def result_diagnostics(report: FileReport, doc_uri: str, related_support: bool,
     cached = result.source == "cache"
     tag = " [cached]" if cached else ""
     diags = [message_diagnostic(w.message, lsp.DiagnosticSeverity.Warning, Code.UNSUPPORTED, to_range(w.range))
-             for w in report.diagnostics if w.range is not None]
-    diags.extend(violation_diagnostic(v, doc_uri, related_support, tag) for v in result.violations)
+             for w in report.diagnostics if w.range is not None and in_document(w.range, doc_uri)]
+    for v in result.violations:
+        d = violation_diagnostic(v, doc_uri, related_support, tag)
+        if d is not None:
+            diags.append(d)
     if result.verdict == "UNKNOWN":
         reason = result.reason
         severity = lsp.DiagnosticSeverity.Warning
@@ -102,9 +105,16 @@ def replay_tag(v: Violation) -> str:
     return f" [not replayed: {v.replay.reason}]"
 
 
-def violation_diagnostic(v: Violation, doc_uri: str, related_support: bool, tag: str) -> lsp.Diagnostic:
+def in_document(r: Range | None, doc_uri: str) -> bool:
+    """Whether ``r`` lies in the document (not in a header, nor in another file of the program)."""
+    return r is not None and os.path.realpath(r.file) == os.path.realpath(uri_to_path(doc_uri))
+
+
+def violation_diagnostic(v: Violation, doc_uri: str, related_support: bool, tag: str) -> lsp.Diagnostic | None:
     """The violation at its check; its path as related information (or, for a client without
-    it, in the message)."""
+    it, in the message). A check in another file (a header, or another file of the program) is
+    shown where the path last leaves this document for it, and says where it is; a path that
+    never enters this document belongs to another (None)."""
     related: list[lsp.DiagnosticRelatedInformation] = []
     lines: list[str] = []
     for step in v.steps:
@@ -118,12 +128,19 @@ def violation_diagnostic(v: Violation, doc_uri: str, related_support: bool, tag:
             where = f"{os.path.basename(rng.file)}:{rng.line}"
         lines.append(f"  {where}: {step.message}")
     message = v.message + replay_tag(v) + tag
+    at = v.range
+    if v.range is not None and not in_document(v.range, doc_uri):
+        here = [s.range for s in v.steps if in_document(s.range, doc_uri)]
+        if not here:
+            return None
+        at = here[-1]
+        message = f"{os.path.basename(v.range.file)}:{v.range.line}: {message} (reached from here)"
     if not related_support and lines:
         message += "\nerror path:\n" + "\n".join(lines)
     data = {"kind": v.kind, "inputs": [i.to_json() for i in v.inputs], "cached": bool(tag)}
     if v.replay is not None:
         data["replay"] = v.replay.to_json()
-    return lsp.Diagnostic(range=to_range(v.range), message=message, severity=lsp.DiagnosticSeverity.Error,
+    return lsp.Diagnostic(range=to_range(at), message=message, severity=lsp.DiagnosticSeverity.Error,
                           source="cbam", code=Code.VIOLATION.value,
                           related_information=related if related_support else None, data=data)
 
@@ -134,12 +151,15 @@ def _contains(r: Range | None, pos: lsp.Position) -> bool:
     return (r.line - 1, r.col - 1) <= (pos.line, pos.character) < (r.end_line - 1, r.end_col - 1)
 
 
-def function_at(functions: list[FunctionReport], pos: lsp.Position) -> FunctionReport | None:
-    """The function whose name (in its definition, or in a call) is at ``pos``."""
+def function_at(functions: list[FunctionReport], pos: lsp.Position, doc_uri: str) -> FunctionReport | None:
+    """The function whose name (in its definition, or in a call) is at ``pos`` in the document;
+    the function called may be defined in another file of the program."""
     for f in functions:
-        if _contains(f.name_range, pos):
+        if in_document(f.name_range, doc_uri) and _contains(f.name_range, pos):
             return f
     for f in functions:
+        if not in_document(f.name_range, doc_uri):
+            continue
         for callee, r in f.calls:
             # Only the callee's name, not its arguments.
             if _contains(r, pos) and r.line - 1 == pos.line and pos.character < r.col - 1 + len(callee):

@@ -29,7 +29,7 @@ from lsprotocol import types as lsp
 from cbam import __version__
 
 from .codes import Code
-from .diagnostics import function_at, lens_title, message_diagnostic, to_range, uri_to_path
+from .diagnostics import function_at, in_document, lens_title, message_diagnostic, to_range, uri_to_path
 from .scheduling import cancel_job, doc_status, notify_status, publish, schedule
 from .settings import SECTION, validate
 from .state import C_EXTENSIONS, STATUS_CAPABILITY, CbamServer, DocState, DocStatus, server
@@ -153,6 +153,11 @@ def did_change(ls: CbamServer, params: lsp.DidChangeTextDocumentParams) -> None:
 def did_save(ls: CbamServer, params: lsp.DidSaveTextDocumentParams) -> None:
     if ls.settings.trigger in ("save", "change"):
         schedule(ls, params.text_document.uri)
+        # The open files whose programs link this one (linkProject) see the saved text too.
+        saved = os.path.realpath(uri_to_path(params.text_document.uri))
+        for uri in list(ls.docs):
+            if uri != params.text_document.uri and any(u.path == saved for u in ls.units_for(uri_to_path(uri))):
+                schedule(ls, uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -172,7 +177,7 @@ def hover(ls: CbamServer, params: lsp.HoverParams) -> lsp.Hover | None:
     state = ls.docs.get(params.text_document.uri)
     if state is None:
         return None
-    f = function_at(state.functions, params.position)
+    f = function_at(state.functions, params.position, state.uri)
     if f is None:
         return None
     # The summaries are read from the cache the result came from, whatever the settings say now,
@@ -194,7 +199,7 @@ def code_lens(ls: CbamServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens]:
     status = doc_status(state)
     cached = state.result is not None and state.result.source == "cache"
     for f in state.functions:
-        if f.name_range is None:
+        if not in_document(f.name_range, state.uri):  # a header's, or another file's of the program
             continue
         title = lens_title(f.status, status == DocStatus.VERIFYING, status == DocStatus.OUTDATED, cached)
         lenses.append(lsp.CodeLens(range=to_range(f.name_range), command=lsp.Command(

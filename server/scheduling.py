@@ -168,7 +168,7 @@ async def _verify_document(ls: CbamServer, state: DocState, job_id: int, entry: 
 
     try:
         job = Job(uri, path, text, version, settings, entry=entry, use_cache=use_cache, id=job_id,
-                  flags=ls.flags_for(path))
+                  flags=ls.flags_for(path), units=ls.units_for(path))
         limit = float(settings.timeout) * 4 + 30  # several entry points may run
         outcome = await loop.run_in_executor(None, worker.run, job, on_progress, limit, on_partial)
     except asyncio.CancelledError:

@@ -98,6 +98,9 @@ SCHEMA: tuple[Spec, ...] = (
          "Extra include directories (-I); ${workspaceFolder} may be used. compile_commands.json is read too.",
          item="path"),
     Spec("defines", "array", [], "Macro definitions (NAME or NAME=VALUE).", item="define"),
+    Spec("linkProject", "boolean", True,
+         "A file that compile_commands.json compiles is verified as one program with the project's other files "
+         "(those that define no main of their own), linked as the linker links them."),
     Spec("maxViolations", "integer", 20, "How many different failing checks to report per file.",
          minimum=1, maximum=1000),
     Spec("extraSearchSeconds", "number", 5,
@@ -135,6 +138,7 @@ class Settings:
     cache_dir: str | None  # absolute, or None for the user's cache directory
     include_paths: tuple[str, ...]
     defines: tuple[str, ...]
+    link_project: bool
     max_violations: int
     extra_search_seconds: float
     memory_limit_mb: int

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from cbam.engine.api import CompileFlags, parse_compile_flags
+from cbam.engine.api import CompileFlags, Unit, parse_compile_flags
 from pygls.lsp.server import LanguageServer
 
 from cbam import __version__
@@ -79,6 +80,37 @@ class CbamServer(LanguageServer):
         args = self.compile_commands.get(os.path.realpath(path))
         return parse_compile_flags(args) if args else CompileFlags()
 
+    def units_for(self, path: str) -> tuple[Unit, ...]:
+        """The other translation units of ``path``'s program: with linkProject, where
+        compile_commands.json compiles ``path``, every other C file it compiles that defines no
+        main of its own (a test program's or a tool's), each with its flags, and with the
+        editor's text where the file is open (unsaved edits count, as in the file itself)."""
+        real = os.path.realpath(path)
+        if not self.settings.link_project or real not in self.compile_commands:
+            return ()
+        open_texts = self._open_texts()
+        units = []
+        for other, args in sorted(self.compile_commands.items()):
+            if other == real or not other.endswith(".c"):
+                continue
+            text = open_texts.get(other)
+            if _defines_main(other, text):
+                continue
+            pp = parse_compile_flags(args).options(self.settings.data_model, self.settings.include_paths,
+                                                   self.settings.defines)
+            units.append(Unit(other, pp, text))
+        return tuple(units)
+
+    def _open_texts(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for uri in self.docs:
+            try:
+                doc = self.workspace.get_text_document(uri)
+                out[os.path.realpath(doc.path)] = doc.source
+            except Exception:  # not open in the workspace (any more)
+                continue
+        return out
+
     def worker_for(self, uri: str) -> Worker:
         w = self.workers.get(uri)
         if w is None:
@@ -117,3 +149,18 @@ class CbamServer(LanguageServer):
 
 
 server = CbamServer()
+
+
+# A definition of main at the start of a line: a program's own entry, whose file is not linked
+# into another file's program (a project's test programs each have one).
+_MAIN = re.compile(r"^[ \t]*(?:int|void)[ \t\n]+main[ \t]*\(", re.M)
+
+
+def _defines_main(path: str, text: str | None) -> bool:
+    if text is None:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return True  # unreadable: not part of the program
+    return _MAIN.search(text) is not None

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from cbam.engine.api import CompileFlags
+from cbam.engine.api import CompileFlags, Unit
 
 from .settings import Settings
 
@@ -35,6 +35,7 @@ class Job:
     use_cache: bool = True
     id: int = 0
     flags: CompileFlags = field(default_factory=CompileFlags)
+    units: tuple[Unit, ...] = ()  # the program's other translation units (linkProject)
 
 
 @dataclass
@@ -215,7 +216,10 @@ def _run_job(conn: Connection, job: Job, stores: dict, writing: Any = None) -> N
         pp = flags.options(s.data_model, s.include_paths, s.defines)
         # Preprocessed apart from parsing, so that a failure says which of the two it was.
         started = time.time_ns()
-        preprocessed = api.preprocess(job.path, job.text, pp)
+        if job.units:  # one program of the project's files: the others count as its headers do
+            preprocessed = api.link([api.Unit(job.path, pp, job.text), *job.units])
+        else:
+            preprocessed = api.preprocess(job.path, job.text, pp)
         headers = _stats(f for f in api.source_files(preprocessed) if f != job.path)
         # A header written after the preprocessor started may have been read before or after the
         # write; its stat then says nothing about what was read (file times lag the clock by up
@@ -227,6 +231,8 @@ def _run_job(conn: Connection, job: Job, stores: dict, writing: Any = None) -> N
                 stores[s.cache_dir] = api.open_cache(s.cache_dir, write_behind=True)
             store = stores[s.cache_dir]
         opts = s.verify_options(cache=store, cancel=progress)
+        if job.units and opts.replay is not None:
+            opts = opts._replace(replay=opts.replay._replace(units=job.units))
         entries = [job.entry] if job.entry else list(s.entry_points) or None
         cache_dir = str(store.dir) if store is not None else None
 
@@ -234,7 +240,8 @@ def _run_job(conn: Connection, job: Job, stores: dict, writing: Any = None) -> N
             _answer(conn, ("partial", job.id, Verified(report, cache_dir)), store, writing)
 
         report = api.verify_entries(job.path, text=job.text, preprocess=pp, entries=entries, options=opts,
-                                    preprocessed=preprocessed, on_partial=partial)
+                                    preprocessed=preprocessed, on_partial=partial,
+                                    entry_file=job.path if job.units else None)
         r = report.result
         repeatable = settled_headers and not r.partial and r.cache_key is not None
         _answer(conn, ("done", job.id, Verified(report, cache_dir, repeatable, headers)), store, writing)

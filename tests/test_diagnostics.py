@@ -104,14 +104,53 @@ def test_token_range_and_to_range() -> None:
 
 
 def test_function_at_a_definition_or_a_call(buggy) -> None:
-    _, report = buggy
+    uri, report = buggy
     fs = report.functions
-    assert function_at(fs, lsp.Position(5, 15)).name == "average"  # in `average` of its definition
-    assert function_at(fs, lsp.Position(13, 25)).name == "average"  # in the call's name
-    assert function_at(fs, lsp.Position(13, 32)) is None  # in the call's arguments
-    assert function_at(fs, lsp.Position(1, 0)) is None
+    assert function_at(fs, lsp.Position(5, 15), uri).name == "average"  # in `average` of its definition
+    assert function_at(fs, lsp.Position(13, 25), uri).name == "average"  # in the call's name
+    assert function_at(fs, lsp.Position(13, 32), uri) is None  # in the call's arguments
+    assert function_at(fs, lsp.Position(1, 0), uri) is None
+    assert function_at(fs, lsp.Position(5, 15), path_to_uri("/elsewhere/other.c")) is None  # not that file's
     # One violation asked for, one found: the search stopped there, so average is not known safe.
     assert {f.name: f.status for f in fs} == {"average": "unknown", "main": "violation"}
+
+
+LIB = """int stack_pop_checked(int *items, int size) {
+    int top = items[size - 1];
+    __VERIFIER_assert(top >= 0);
+    return top;
+}
+"""
+MAIN = """extern void __VERIFIER_assert(int);
+extern int __VERIFIER_nondet_int(void);
+int stack_pop_checked(int *items, int size);
+int main(void) {
+    int items[2];
+    items[0] = 1;
+    items[1] = __VERIFIER_nondet_int();
+    return stack_pop_checked(items, 2);
+}
+"""
+
+
+def test_a_check_in_another_file_of_the_program_is_shown_where_the_path_leaves_this_one(tmp_path) -> None:
+    (tmp_path / "lib.c").write_text("extern void __VERIFIER_assert(int);\n" + LIB)
+    (tmp_path / "main.c").write_text(MAIN)
+    main, lib = str(tmp_path / "main.c"), str(tmp_path / "lib.c")
+    pp = api.PreprocessOptions()
+    text = api.link([api.Unit(main, pp), api.Unit(lib, pp)])
+    report = api.verify_entries(main, preprocess=pp, preprocessed=text,
+                                options=api.VerifyOptions(harness=False, replay=None))
+    assert report.result.verdict == "FALSE"
+    [d] = [d for d in result_diagnostics(report, path_to_uri(main), related_support=True, timeout=30)
+           if d.code == "violation"]
+    assert d.range.start.line == 7  # the call in main.c, line 8
+    assert d.message.startswith("lib.c:4: ")
+    assert {loc.location.uri for loc in d.related_information} == {path_to_uri(main), path_to_uri(lib)}
+    # In lib.c's own diagnostics the check is at its place, with the same path.
+    [d] = [d for d in result_diagnostics(report, path_to_uri(lib), related_support=True, timeout=30)
+           if d.code == "violation"]
+    assert d.range.start.line == 3 and not d.message.startswith("lib.c")
 
 
 def test_lens_titles() -> None:

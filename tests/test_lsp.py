@@ -16,6 +16,7 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from tests.conftest import ROOT
 from tests.programs import SLOW
 
 BUGGY = """extern unsigned int __VERIFIER_nondet_uint(void);
@@ -582,6 +583,43 @@ async def test_compile_commands_supply_includes_and_defines(client: LanguageClie
     assert len(pub.diagnostics) == 1 and pub.diagnostics[0].severity == lsp.DiagnosticSeverity.Error
     assert pub.diagnostics[0].data["cached"] is False
     assert not (tmp_path / "pwned").exists()
+
+
+async def test_a_file_of_a_project_is_verified_with_the_files_it_calls_into(client: LanguageClient, tmp_path):
+    # compile_commands.json compiles the library and its test program: the test program is
+    # verified with the library linked in, its error path steps into the library's file, hover
+    # works on a call of a function the other file defines, and saving the library verifies the
+    # open test program again.
+    linked = ROOT / "tests" / "programs" / "linked"
+    for name in ("stack.h", "stack.c"):
+        (tmp_path / name).write_text((linked / name).read_text())
+    main_text = (linked / "stack_main.c").read_text()
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": f, "arguments": ["cc", "-c", f]} for f in ("stack.c", "stack_main.c")]))
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "stack_main.c", main_text)
+    pubs = await settled(client, uri, timeout=120)
+    [d] = [d for d in pubs[-1].diagnostics if d.code == "violation"]
+    assert d.range.start.line == 23  # assert(v == last)
+    assert (tmp_path / "stack.c").as_uri() in {r.location.uri for r in d.related_information}
+    assert d.data["replay"]["status"] == "replayed", d.data
+    call = main_text.splitlines().index("    stack_init(&s);")
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                   lsp.Position(call, 6)))
+    assert hover is not None and "stack_init" in hover.contents.value
+    # A full stack now keeps the newest value on top: the test program's assertions hold. Saved
+    # (not open here), the library's change reaches the open test program.
+    lib = tmp_path / "stack.c"
+    lib.write_text(lib.read_text().replace("    if (room(s) == 0)\n        return 0;",
+                                           "    if (room(s) == 0) {\n        s->items[s->size - 1] = v;\n"
+                                           "        return 0;\n    }"))
+    before = len([p for p in client.published if p.uri == uri])
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(lib.as_uri())))
+    await wait_diags(client, uri, timeout=120, after=before)
+    deadline = asyncio.get_running_loop().time() + 120
+    while [d for d in [p for p in client.published if p.uri == uri][-1].diagnostics if d.code == "violation"]:
+        assert asyncio.get_running_loop().time() < deadline, "the test program kept the old library's violation"
+        await asyncio.sleep(0.1)
 
 
 async def test_huge_and_binary_files_get_a_clear_message(client: LanguageClient, tmp_path):

@@ -165,3 +165,29 @@ def test_neovim_hover_shows_the_summary_the_horn_clause_engine_proved(tmp_path):
     # Spacer's proof or the guessed summaries' (CPArec's): they race to it (tests/test_horn.py),
     # and the hover names the one that came first.
     assert ("whole-program invariants" in text) != ("CPArec" in text), text
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed (make test installs it on Debian)")
+def test_neovim_verifies_a_file_of_a_project_with_the_library_it_calls(tmp_path):
+    """compile_commands.json compiles a library and its test program: the test program's
+    violation has its error path through the library's file."""
+    from .conftest import ROOT
+
+    linked = ROOT / "tests" / "programs" / "linked"
+    for name in ("stack.h", "stack.c", "stack_main.c"):
+        shutil.copy(linked / name, tmp_path / name)
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": f, "arguments": ["cc", "-c", f]} for f in ("stack.c", "stack_main.c")]))
+    out = tmp_path / "out.json"
+    script = tmp_path / "drive.lua"
+    script.write_text(LUA % {"out": out, "python": sys.executable, "root": tmp_path, "cache": tmp_path / "cache",
+                             "file": tmp_path / "stack_main.c"})
+    r = subprocess.run(["nvim", "--headless", "-n", "-u", "NONE", "-c", f"luafile {script}"], capture_output=True,
+                       text=True, timeout=150)
+    assert out.exists(), r.stderr
+    data = json.loads(out.read_text())
+    assert data["done"], "Neovim received no diagnostics"
+    [d] = [d for d in data["params"]["diagnostics"] if d.get("code") == "violation"]
+    assert d["range"]["start"]["line"] == 23
+    related = [x["location"]["uri"] for x in d.get("relatedInformation") or []]
+    assert (tmp_path / "stack.c").as_uri() in related or "stack.c:" in d["message"], d

@@ -156,6 +156,11 @@ class VSCode:
         self.ws.mkdir()
         for name in ("buggy.c", "safe.c"):
             shutil.copy(ROOT / "examples" / name, self.ws / name)
+        # A project of two files: a library and its test program, which compile_commands.json compiles.
+        for name in ("stack.h", "stack.c", "stack_main.c"):
+            shutil.copy(ROOT / "tests" / "programs" / "linked" / name, self.ws / name)
+        (self.ws / "compile_commands.json").write_text(json.dumps([
+            {"directory": str(self.ws), "file": f, "arguments": ["cc", "-c", f]} for f in ("stack.c", "stack_main.c")]))
         (self.ud / "User").mkdir(parents=True)
         (self.ud / "User" / "settings.json").write_text(json.dumps({
             "security.workspace.trust.enabled": False,
@@ -511,6 +516,13 @@ def test_cbam_in_vscode(vscode: VSCode) -> None:
             _wait("safe.c's lenses", lambda: vscode.lenses("safe.c") == ["cbam: ✓ verified — Verify"] * 2, 60)
             assert vscode.cbam_diagnostics("safe.c") == []
             _wait("the status bar to say verified", lambda: any("verified" in s for s in vscode.status_bar()), 20)
+
+        with step("a file of a project is verified with the library it calls, its path through both files"):
+            vscode.vscode("open", path=str(ws / "stack_main.c"))
+            [d] = _wait("stack_main.c's violation", lambda: [x for x in vscode.cbam_diagnostics("stack_main.c")
+                                                             if x.get("code") == "violation"], 90)
+            assert d["range"]["start"][0] == 23, d
+            assert (ws / "stack.c").as_uri() in {r["uri"] for r in d["related"]}, d
 
         with step("no error on the way, and no cache in the workspace"):
             activation_failed()
