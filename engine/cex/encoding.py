@@ -45,6 +45,7 @@ from ..cfa.ir import (
     Valid,
     Var,
 )
+from ..cfa.output_calls import string_reads
 from ..cfa.traits import ALLOCATORS, memory_variables
 from ..cfa.translate.common import parse_string
 from ..core.path import ErrorPath, Step
@@ -703,6 +704,14 @@ class PathEncoder:
             result = dst
         elif name == "strchr" and len(e.args) >= 2:
             result = mem.c_string_find(arg(0), z3.Extract(7, 0, arg(1)), i)
+        elif string_reads(name, e.args) is not None:
+            # printf and the like (cfa/output_calls.py): no effect on the program's memory; the
+            # value returned is any int, and no input of the harness: the replay runs the real one.
+            if e.lhs is not None:
+                if not isinstance(e.lhs.type, IntType):
+                    raise EncodingUnsupported(f"external function {e.callee} returning {e.lhs.type}")
+                self.assign(e.lhs, self.fresh(f"ext_{e.callee}", e.lhs.type), frame, i)
+            return
         else:
             if any(not isinstance(a.type, IntType) for a in e.args) and (mem.used or self.objects):
                 raise EncodingUnsupported(f"external function {e.callee} with pointer arguments")

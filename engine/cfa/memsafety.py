@@ -38,6 +38,7 @@ from .ir import (
     Var,
 )
 from .layout import Layout
+from .output_calls import string_reads
 from .rewrite import link, move_start, new_node
 
 KINDS = ("valid-deref", "valid-free", "valid-memtrack")
@@ -175,6 +176,12 @@ def _checks(e: Edge, layout: Layout, program: Program) -> list[tuple[Valid, str]
             for k in (0, 1):
                 out.append((Valid(e.args[k], e.args[2], "deref", int_t),
                             f"memcmp may read out of bounds of `{e.args[k]}`"))
+        elif (printed := string_reads(name, e.args)) is not None:
+            # printf and the like read each string they print up to its NUL, and nothing else
+            # (cfa/output_calls.py); a FILE * is the library's own.
+            for a in printed:
+                out.append((Valid(a, Const(0, size_t), "string", int_t),
+                            f"{name} may read past the end of `{a}` (no terminating NUL in bounds)"))
         elif name not in ("malloc", "calloc", "alloca", "__builtin_alloca", "realloc") and any(
                 not isinstance(a.type, IntType) for a in e.args):
             # What it reads or writes through its pointers is not modelled: never assumed safe.
