@@ -126,3 +126,17 @@ def test_a_task_file_is_not_linked(project: Path) -> None:
     (project / "t.yml").write_text("format_version: '2.0'\ninput_files: stack.c\nproperties: []\n")
     r = cbam("--link", "stack.c", "t.yml", cwd=project)
     assert r.returncode == 2 and "--link links C files" in r.stderr
+
+
+def test_a_header_reached_by_two_spellings_and_its_c99_inline_functions_are_one(tmp_path: Path) -> None:
+    # ringbuffer's example includes "../ringbuffer.h", the library "ringbuffer.h": one header.
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "sq.h").write_text("#ifndef SQ_H\n#define SQ_H\ninline int sq(int x) { return x * x; }\n"
+                                           "int sq_sum(int a, int b);\n#endif\n")
+    (tmp_path / "lib" / "sq.c").write_text('#include "sq.h"\nextern inline int sq(int x);\n'
+                                           "int sq_sum(int a, int b) { return sq(a) + sq(b); }\n")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "main.c").write_text('#include <assert.h>\n#include "../lib/sq.h"\n'
+                                             "int main(void) { assert(sq_sum(3, 4) == sq(5)); return 0; }\n")
+    r = cbam("--link", "--no-cache", "app/main.c", "lib/sq.c", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -121,8 +121,12 @@ def check(ext: Sequence[c_ast.Node], range_of: Callable[[c_ast.Node], Range | No
         where = range_of(node)
         if isinstance(node, c_ast.FuncDef):
             d = node.decl
+            # C99's inline definition (inline, neither static nor extern) may be in every unit
+            # that includes its header: no external definition, so no second one either.
+            inline_only = "inline" in (d.funcspec or []) and not {"static", "extern"} & set(d.storage or [])
             symbols.setdefault(d.name, []).append(
-                _Symbol(unit, range_of(d) or where, "static" in (d.storage or []), True, _type_text(gen, d.type)))
+                _Symbol(unit, range_of(d) or where, "static" in (d.storage or []), not inline_only,
+                        _type_text(gen, d.type)))
             continue
         if isinstance(node, c_ast.Typedef):
             note_type("type", node.name, gen.visit(node), unit, where)

@@ -15,6 +15,7 @@ removed, so positions stay exact: a step in another unit is reported at its own 
 
 from __future__ import annotations
 
+import os
 import re
 from functools import partial
 
@@ -85,7 +86,8 @@ def _shared_once(path: str, pp: str, seen: set[tuple[str, int, str]]) -> str:
         origin = pplines[ch.line - 1]
         if origin.file == path or not ch.alone:
             continue
-        key = (origin.file, origin.line, ch.text)
+        # One header, however a unit's -I or #include spells its path (examples/../lib.h).
+        key = (os.path.realpath(origin.file), origin.line, ch.text)
         if key not in seen:
             seen.add(key)
             continue
