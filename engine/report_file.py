@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from .cfa.load import load_program
 from .core.result import Statistics, UnknownReason, VerificationResult
 from .frontend.errors import Diagnostic, Range
+from .frontend.libc import is_member_file
 from .frontend.preprocess import PreprocessOptions
 from .options import VerifyOptions
 from .verify import run_deep, verify_program
@@ -60,8 +61,13 @@ def entry_points(program, in_file: str | None = None) -> list[str]:
     called = set().union(*(f.calls for f in program.functions.values())) if program.functions else set()
     # Not cbam's own headers' functions (<ctype.h>'s): the program's API is the program's.
     roots = [name for name, f in program.functions.items() if name not in called and not name.startswith("__cbam_")
-             and (in_file is None or _defined_in(f, in_file))]
+             and _own(f) and (in_file is None or _defined_in(f, in_file))]
     return roots or list(program.functions)[:1] or ["main"]
+
+
+def _own(f) -> bool:
+    """Not a function of the C library that cbam links in as C (frontend/libc.py)."""
+    return f.name_range is None or not is_member_file(f.name_range.file)
 
 
 def _defined_in(f, path: str) -> bool:

@@ -21,7 +21,7 @@ except ImportError:  # pragma: no cover - depends on the interpreter
 
 
 def code_files(root: str, folders: tuple[str, ...] = (".",)) -> list[str]:
-    """The Python sources (and stand-in headers) under ``folders`` of ``root``, sorted: what a
+    """The Python sources (and cbam's own headers and C library files) under ``folders`` of ``root``, sorted: what a
     digest of cbam's own code reads. os.walk, not pathlib (with urllib.parse and ipaddress,
     3 ms of a new process)."""
     import os
@@ -30,7 +30,7 @@ def code_files(root: str, folders: tuple[str, ...] = (".",)) -> list[str]:
     for sub in folders:
         for d, subdirs, names in os.walk(os.path.join(root, sub)):
             subdirs[:] = [x for x in subdirs if x != "__pycache__"]
-            files += [os.path.join(d, n) for n in names if n.endswith((".py", ".h"))]
+            files += [os.path.join(d, n) for n in names if n.endswith((".py", ".h", ".c"))]
     return sorted(files)
 
 

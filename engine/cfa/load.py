@@ -8,6 +8,7 @@ from collections import OrderedDict
 
 from pycparser import c_parser
 
+from ..frontend import libc
 from ..frontend.attributes import AttributeTable, read_attributes
 from ..frontend.chunks import PARSE_FILENAME, NotChunkable
 from ..frontend.cparser import GnuParser
@@ -24,6 +25,7 @@ from .callgraph import CallGraph
 from .cfa import Program
 from .ctype import DataModel
 from .fingerprint import assign_fingerprints
+from .ir import ExternalCallEdge
 
 _PARSE_ERR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 
@@ -65,10 +67,10 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
             program.load_stats = {**program.load_stats, "functions_built": 0,
                                   "functions_reused": len(program.functions)}
         return program
-    try:
-        program = _build(path, text, pp, opts, entry, store=store)
-    except linkage.InternalNames as clash:  # linked units that share a static name (frontend/link.py)
-        program = _build(path, text, rename_internal(pp, clash.names), opts, entry, store=store)
+    program = _build_linked(path, text, pp, opts, entry, store)
+    wanted = _external_calls(program) & libc.MEMBERS
+    if wanted:  # C library functions cbam reads as C (frontend/libc.py), linked in as members
+        program = _build_linked(path, text, libc.with_members(pp, path, wanted, opts.data_model), opts, entry, store)
     program.source_key = key
     program.unpreprocessed_key = unpreprocessed if key is not None else None
     if key is not None:
@@ -76,6 +78,20 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
         while len(_MEMO) > _MEMO_SIZE:
             _MEMO.popitem(last=False)
     return program
+
+
+def _build_linked(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str, store) -> Program:
+    """``_build``, again with a static name two linked units share renamed in its own unit
+    where the first build finds one (frontend/link.py)."""
+    try:
+        return _build(path, text, pp, opts, entry, store=store)
+    except linkage.InternalNames as clash:
+        return _build(path, text, rename_internal(pp, clash.names), opts, entry, store=store)
+
+
+def _external_calls(program: Program) -> set[str]:
+    """The functions the program calls and does not define."""
+    return {e.callee for f in program.functions.values() for e in f.edges() if isinstance(e, ExternalCallEdge)}
 
 
 def _build(path: str, text: str | None, pp: str, opts: PreprocessOptions, entry: str,

@@ -1,0 +1,110 @@
+"""The C library functions cbam reads as C (frontend/libc.py, frontend/libc_src/*.c): each does
+what glibc's does for every argument tried (both run side by side under gcc), a program that
+calls them is verified through them and its counterexample replays against glibc's, and a
+program's own definition of such a name is its own."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from cbam.engine import api
+from cbam.engine.frontend.libc import LIBC_DIR, MEMBERS
+
+from .conftest import assert_replay_reaches_error, verify_src
+
+STRINGS = ['""', '"a"', '"abc"', '"a,b;cd"', '"aab"', '"  -42x"', '"+17"', '"2147483647"', '"-2147483648"',
+           '"\\t\\n 9"', '"x"', '"cdcd"', '"abcabc"', '"0"', '"-"', '"12 34"']
+# One expression per member: its result under cbam's definition (cbam_NAME) against glibc's,
+# for every pair of strings s, t (and n from 0 to 8, and c among the strings' bytes and NUL).
+CHECKS = {
+    "memchr": "cbam_memchr(s, c, n < strlen(s) + 1 ? n : strlen(s) + 1) == memchr(s, c, n < strlen(s) + 1 ? n : strlen(s) + 1)",
+    "strrchr": "cbam_strrchr(s, c) == strrchr(s, c)",
+    "strnlen": "cbam_strnlen(s, n) == strnlen(s, n)",
+    "strspn": "cbam_strspn(s, t) == strspn(s, t)",
+    "strcspn": "cbam_strcspn(s, t) == strcspn(s, t)",
+    "strpbrk": "cbam_strpbrk(s, t) == strpbrk(s, t)",
+    "strstr": "cbam_strstr(s, t) == strstr(s, t)",
+    "strncat": "strcmp(cbam_strncat(strcpy(b1, s), t, n), strncat(strcpy(b2, s), t, n)) == 0",
+    "atoi": "cbam_atoi(s) == atoi(s)",
+    "abs": "cbam_abs(k) == abs(k)",
+    "labs": "cbam_labs(k) == labs(k)",
+    "llabs": "cbam_llabs(k) == llabs(k)",
+    "bsearch": "cbam_bsearch(&k, sorted, 7, sizeof(int), cmp) == bsearch(&k, sorted, 7, sizeof(int), cmp)",
+}
+
+
+def test_every_member_is_checked() -> None:
+    assert MEMBERS == set(CHECKS)
+
+
+def test_each_member_does_what_glibcs_does(tmp_path: Path) -> None:
+    renamed = "".join(f"#define {m} cbam_{m}\n#include \"{LIBC_DIR}/{m}.c\"\n#undef {m}\n" for m in sorted(MEMBERS))
+    checks = "".join(f'    if (!({expr})) {{ printf("{m}: s=\\"%s\\" t=\\"%s\\" n=%d c=%d k=%d\\n", s, t, n, c, k); '
+                     "bad++; }\n" for m, expr in sorted(CHECKS.items()))
+    prog = tmp_path / "libc_check.c"
+    prog.write_text(
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+        "int __VERIFIER_nondet_int(void) { return 0; }\n" + renamed +
+        "static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\n"
+        f"static const char *strings[] = {{{', '.join(STRINGS)}}};\n"
+        "int main(void) {\n  int bad = 0;\n  static const int sorted[7] = {1, 3, 3, 3, 5, 8, 8};\n"
+        "  char b1[64], b2[64];\n"
+        f"  for (unsigned i = 0; i < {len(STRINGS)}; i++) for (unsigned j = 0; j < {len(STRINGS)}; j++)\n"
+        "  for (int n = 0; n <= 8; n++) {\n"
+        "    const char *s = strings[i], *t = strings[j];\n"
+        "    int c = t[0], k = (int)(i * 7 + j) - 60 + n;\n"
+        f"{checks}"
+        "  }\n  return bad != 0;\n}\n")
+    exe = tmp_path / "libc_check"
+    cc = subprocess.run(["gcc", "-w", "-fno-builtin", "-o", str(exe), str(prog)], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout[:2000]
+
+
+CALLS = """#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    char s[8] = "a,b;cd";
+    assert(strpbrk(s, ",;") == s + 1 && strcspn(s, ";") == 3 && strspn("aab", "a") == 2);
+    assert(strrchr(s, 'c') == s + 4 && strrchr(s, 0) == s + 6);
+    assert(strstr(s, "cd") == s + 4 && memchr(s, 'b', 6) == s + 2 && strnlen(s, 3) == 3);
+    int x = __VERIFIER_nondet_int();
+    if (x > -1000 && x < 1000) assert(abs(x) >= 0);
+    assert(atoi("  -42x") == -42);
+    char d[8] = "ab";
+    strncat(d, "cdef", 2);
+    assert(strcmp(d, "abcd") == 0);
+    assert(strlen(d) == CHECK);
+    return 0;
+}
+"""
+
+
+def test_a_program_that_calls_them_is_proved_and_its_violation_replays_against_glibc(tmp_path: Path) -> None:
+    result = verify_src(CALLS.replace("CHECK", "4"), tmp_path, timeout=120)
+    assert result.verdict == "TRUE", result.reason
+    assert verify_src(CALLS.replace("CHECK", "4"), tmp_path, timeout=120, property="memsafety").verdict == "TRUE"
+    bad = CALLS.replace("CHECK", "5")
+    path = tmp_path / "bad.c"
+    path.write_text(bad)
+    result = verify_src(bad, tmp_path, timeout=120, name="bad.c")
+    assert result.verdict == "FALSE", result.reason
+    assert_replay_reaches_error(path, result, "LP64", tmp_path)
+
+
+def test_a_programs_own_definition_is_its_own_and_members_are_no_entry_points(tmp_path: Path) -> None:
+    own = """#include <assert.h>
+#include <string.h>
+size_t strnlen(const char *s, size_t n) { (void)s; (void)n; return 42; }
+int main(void) { assert(strnlen("ab", 1) == 42 && memchr("ab", 'b', 2) != 0); return 0; }
+"""
+    assert verify_src(own, tmp_path, timeout=60).verdict == "TRUE"
+    lib = tmp_path / "lib.c"
+    lib.write_text('#include <string.h>\nint has_comma(const char *s) { return strchr(s, 0) != 0 && '
+                   "memchr(s, ',', strlen(s)) != 0; }\n")
+    report = api.verify_entries(str(lib), options=api.VerifyOptions(timeout=60, replay=None))
+    assert [e.name if hasattr(e, "name") else e for e in report.entries] == ["has_comma"]
