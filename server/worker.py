@@ -140,8 +140,8 @@ _MTIME_MARGIN_NS = 50_000_000
 
 class _Answers:
     """The last answer per document, with what it was computed from: the text, the settings,
-    the compile flags, and the size and modification time of every header the preprocessor
-    read. A job with all of them unchanged (a save without an edit) gets that answer again
+    the compile flags, the program's other files (and the editor's text of the open ones), and
+    the size and modification time of every header the preprocessor read. A job with all of them unchanged (a save without an edit) gets that answer again
     without a round trip to the worker process: it is exactly what a new run would compute."""
 
     def __init__(self) -> None:
@@ -149,7 +149,8 @@ class _Answers:
 
     @staticmethod
     def _key(job: Job) -> tuple:
-        return (job.path, job.text, repr(job.settings), job.flags, job.entry)
+        # The program's other files count with their text: an open one's unsaved edits are not on disk.
+        return (job.path, job.text, repr(job.settings), job.flags, job.entry, job.units)
 
     def get(self, job: Job) -> Verified | None:
         """The last answer, marked as coming from the cache (nothing was computed for it)."""

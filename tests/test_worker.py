@@ -165,6 +165,35 @@ def test_an_answer_is_not_repeated_when_a_header_may_have_changed_while_it_was_r
         worker.shutdown()
 
 
+def test_a_program_of_two_files_answers_for_the_other_files_unsaved_text(tmp_path: Path) -> None:
+    """A job with the program's other files (linkProject) is verified with them, and its answer
+    is not repeated once an open one's text changes, though nothing changed on disk."""
+    from cbam.engine.api import PreprocessOptions, Unit
+
+    lib, main = tmp_path / "lib.c", tmp_path / "main.c"
+    lib_text = "int limit(void) { return 3; }\n"
+    lib.write_text(lib_text)
+    past = time.time() - 100
+    os.utime(lib, (past, past))  # settled: an answer that read it may be repeated
+    text = "extern void reach_error(void);\nint limit(void);\nint main(void) { if (limit() > 3) reach_error(); return 0; }\n"
+    main.write_text(text)
+    settings = validate({"timeout": 60, "config": "value", "cacheDir": str(tmp_path / "cache")})[0]
+
+    def job(jid: int, lib_source: str | None) -> Job:
+        return Job(uri=main.as_uri(), path=str(main), text=text, version=jid, id=jid, settings=settings,
+                   units=(Unit(str(lib), PreprocessOptions(data_model="LP64"), lib_source),))
+
+    worker = Worker()
+    try:
+        first = worker.run(job(1, None), lambda _: None, 60)
+        assert isinstance(first.answer, Verified) and first.answer.report.result.verdict == "TRUE"
+        assert first.answer.repeatable and worker.answers.get(job(2, None)) is not None
+        edited = worker.run(job(3, lib_text.replace("3", "4")), lambda _: None, 60)  # lib.c open, unsaved
+        assert isinstance(edited.answer, Verified) and edited.answer.report.result.verdict == "FALSE"
+    finally:
+        worker.shutdown()
+
+
 def test_the_spare_worker_starts_only_once_no_analysis_runs(monkeypatch) -> None:
     """A spare worker's start (a Python importing the engine) must not run beside the job of the
     user's next save: it starts ``SPARE_DELAY`` after the last job ended, not while one runs."""
