@@ -140,3 +140,14 @@ def test_a_header_reached_by_two_spellings_and_its_c99_inline_functions_are_one(
                                              "int main(void) { assert(sq_sum(3, 4) == sq(5)); return 0; }\n")
     r = cbam("--link", "--no-cache", "app/main.c", "lib/sq.c", cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_relative_include_folder_reaches_the_replay_of_every_unit(project: Path) -> None:
+    # The header moves to include/: found through -I include, from where cbam runs; the replay
+    # compiles each unit in a folder of its own, with that folder still the one meant.
+    (project / "include").mkdir()
+    (project / "stack.h").rename(project / "include" / "stack.h")
+    r = cbam("--link", "--no-cache", "--format", "json", "-I", "include", "stack_main.c", "stack.c", cwd=project)
+    report = json.loads(r.stdout)
+    assert report["verdict"] == "FALSE", report.get("reason")
+    assert report["violations"][0]["replay"]["status"] == "replayed", report["violations"][0]["replay"]

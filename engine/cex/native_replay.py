@@ -210,8 +210,9 @@ def _flags_of(pp: PreprocessOptions | None, source: str) -> list[str]:
     if pp is not None:
         flags += [f"-std={pp.std}"] if pp.std else []
         flags += [f"-D{d}" for d in pp.defines] + [f"-U{u}" for u in pp.undefines]
-        flags += [a for inc in pp.include_paths for a in ("-I", inc)]
-        flags += [a for inc in pp.force_includes for a in ("-include", inc)]
+        # From where cbam runs, as the front end read them: gcc runs in the replay's own folder.
+        flags += [a for inc in pp.include_paths for a in ("-I", os.path.abspath(inc))]
+        flags += [a for inc in pp.force_includes for a in ("-include", os.path.abspath(inc))]
     return flags
 
 
