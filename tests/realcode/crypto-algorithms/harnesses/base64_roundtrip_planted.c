@@ -1,0 +1,33 @@
+// expect: FALSE
+// property: unreach-call
+// link: ../planted/base64.c
+// flags: -I..
+// why: planted/base64.c masks the second byte of a 2-byte tail with 0x07 instead of 0x0F, so its bit 3 is lost in the third character and the decoded second byte differs (e.g. bytes 00 08).
+// input: 010008
+/* PLANTED BUG in the linked copy of base64.c (see why:). base64: encode then decode gives the input back, and both size queries (out == NULL) agree
+   with what is written. (Decoding the empty string is left out: see base64_decode_empty.c.) */
+#include <string.h>
+#include "../base64.h"
+
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", __FILE__, __LINE__, "reach_error"); }
+extern unsigned char __VERIFIER_nondet_uchar(void);
+
+int main(void)
+{
+    BYTE in[3], code[8], back[4];
+    size_t len = 1 + __VERIFIER_nondet_uchar() % 3;
+    size_t i, n, m;
+
+    for (i = 0; i < len; i++)
+        in[i] = __VERIFIER_nondet_uchar();
+    n = base64_encode(in, code, len, 0);
+    if (!(n == 4)) reach_error();
+    if (!(n == base64_encode(in, NULL, len, 0))) reach_error();
+    m = base64_decode(code, back, n);
+    if (!(m == len)) reach_error();
+    if (!(m == base64_decode(code, NULL, n))) reach_error();
+    for (i = 0; i < len; i++)
+        if (!(back[i] == in[i])) reach_error();
+    return 0;
+}

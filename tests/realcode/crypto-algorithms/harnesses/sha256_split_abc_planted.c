@@ -1,0 +1,35 @@
+// expect: FALSE
+// property: unreach-call
+// link: ../planted/sha256.c
+// flags: -I..
+// why: planted/sha256.c counts the final block's bytes as 4 bits each (bitlen += datalen * 4), so the length field says 12 bits instead of 24 and the digest of "abc" is not the FIPS one, for every split.
+// input: 00
+/* PLANTED BUG in the linked copy of sha256.c (see why:). SHA-256: the streaming API gives the same digest however the message is split; "abc" is
+   fed in two pieces at an arbitrary split point (0-3) and checked against the FIPS vector. */
+#include <string.h>
+#include "../sha256.h"
+
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", __FILE__, __LINE__, "reach_error"); }
+extern unsigned char __VERIFIER_nondet_uchar(void);
+
+static const BYTE expected[SHA256_BLOCK_SIZE] = {
+    0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+    0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
+
+int main(void)
+{
+    const BYTE msg[3] = {'a', 'b', 'c'};
+    size_t k = __VERIFIER_nondet_uchar() % 4;
+    BYTE digest[SHA256_BLOCK_SIZE];
+    SHA256_CTX ctx;
+    int i;
+
+    sha256_init(&ctx);
+    sha256_update(&ctx, msg, k);
+    sha256_update(&ctx, msg + k, 3 - k);
+    sha256_final(&ctx, digest);
+    for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+        if (!(digest[i] == expected[i])) reach_error();
+    return 0;
+}
