@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shlex
 import subprocess
 import sys
@@ -46,6 +47,7 @@ PROPERTIES = ("unreach-call", "memsafety")
 # What a native run prints when the bug it is compiled to show happens.
 ASSERT_MARKS = ("reach_error", "Assertion")
 ASAN_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer")
+ASAN_DID_NOT_START = ("ReserveShadowMemoryRange failed", "AddressSanitizer failed to allocate")
 
 
 @dataclass(frozen=True)
@@ -225,7 +227,17 @@ class NativeRun:
 
     @property
     def sanitizer_report(self) -> bool:
-        return self.compiled and self.returncode != 0 and any(m in self.output for m in ASAN_MARKS)
+        # AddressSanitizer that could not start (its shadow memory, under an address-space
+        # limit) reports nothing about the program.
+        return (self.compiled and self.returncode != 0 and any(m in self.output for m in ASAN_MARKS)
+                and not any(m in self.output for m in ASAN_DID_NOT_START))
+
+
+def _unlimited() -> None:
+    """No address-space limit for the run (a test process's, which children inherit): the
+    sanitizer reserves terabytes of address space for its shadow memory."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 
 
 def run_native(h: Harness, input_hex: str, timeout: float = 120) -> NativeRun:
@@ -241,7 +253,7 @@ def run_native(h: Harness, input_hex: str, timeout: float = 120) -> NativeRun:
         env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1")
         env.pop("NONDET_HEX", None)
         run = subprocess.run([str(exe), input_hex] if input_hex else [str(exe)], cwd=h.dir,
-                             capture_output=True, text=True, timeout=timeout, env=env)
+                             capture_output=True, text=True, timeout=timeout, env=env, preexec_fn=_unlimited)
         return NativeRun(True, run.returncode, run.stdout + run.stderr)
 
 
