@@ -156,11 +156,23 @@ server = CbamServer()
 _MAIN = re.compile(r"^[ \t]*(?:int|void)[ \t\n]+main[ \t]*\(", re.M)
 
 
+_MAIN_ON_DISK: dict[str, tuple[int, int, bool]] = {}  # path -> (mtime_ns, size, defines main)
+
+
 def _defines_main(path: str, text: str | None) -> bool:
-    if text is None:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            return True  # unreadable: not part of the program
-    return _MAIN.search(text) is not None
+    """Whether the file (or the editor's ``text`` for it) defines main. A file on disk is read
+    again only when it changed: every job asks this of every file of the project, on the
+    server's event loop."""
+    if text is not None:
+        return _MAIN.search(text) is not None
+    try:
+        st = os.stat(path)
+        seen = _MAIN_ON_DISK.get(path)
+        if seen is not None and seen[:2] == (st.st_mtime_ns, st.st_size):
+            return seen[2]
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            found = _MAIN.search(fh.read()) is not None
+    except OSError:
+        return True  # unreadable: not part of the program
+    _MAIN_ON_DISK[path] = (st.st_mtime_ns, st.st_size, found)
+    return found
