@@ -343,3 +343,30 @@ def test_self_check_comparison_rules():
                              report("FALSE", [violation(3, 1, "not taken")], engine="cegar"), True) is not None
     assert selfcheck.compare(report("TRUE", engine="merged-bmc"), report("FALSE", [violation(3, 1)]), False) \
         is not None
+
+
+FP_CALL = """extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", __FILE__, __LINE__, "reach_error"); }
+typedef char *(*reader)(char *, int);
+static char *mine(char *buf, int n) { buf[0] = 'x'; buf[1] = 0; return buf; }
+static int go(reader r) { char b[4]; char *p = r(b, 4); return p != 0 && b[0] == 'x'; }
+int main(void) {
+  if (!go(mine)) reach_error();
+  return 0;
+}
+"""
+
+
+def test_an_edit_of_a_function_that_calls_through_a_pointer_is_not_answered_true_from_the_cache(tmp_path):
+    """Found on inih (its reader callback): after an edit of ``go`` alone, the new process
+    reused main's build, whose body names ``mine``; the call ``r(b, 4)`` lost its one target
+    and the failing program was TRUE (cfa/builder.address_taken_functions)."""
+    cache, path = tmp_path / "D", tmp_path / "fp.c"
+    path.write_text(FP_CALL)
+    assert verdict(cli("--cache-dir", str(cache), str(path))) == "TRUE"
+    path.write_text(FP_CALL.replace("b[0] == 'x'", "b[0] == 'y'"))
+    second = cli("--cache-dir", str(cache), str(path))
+    assert verdict(second) == "FALSE" and second.returncode == 1
+    out = json.loads(second.stdout)
+    assert out["violations"][0]["range"]["start"]["line"] == 7
+    assert out["violations"][0]["replay"]["status"] == "replayed"  # gcc's build of it fails when run

@@ -55,7 +55,8 @@ def whole(path: Path, opts: PreprocessOptions | None = None) -> Program:
 def _items(k: int, i: int) -> list[str]:
     """Top-level pieces: declarations, functions and the awkward cases (a static local,
     an address-taken global, an implicit declaration, floats, macros, two definitions on
-    one line, braces in a string, a struct declared in a body, a K&R definition)."""
+    one line, braces in a string, a struct declared in a body, a K&R definition, calls through
+    a pointer)."""
     j = max(0, i - 1)
     return [
         f"int g{i} = {k};",
@@ -74,6 +75,11 @@ def _items(k: int, i: int) -> list[str]:
         f"int st{i}(int x) {{ struct In{i} {{ int v; }} w; w.v = x + {k}; return w.v; }}",
         f"int c{i}(int x) {{\n  /* a comment { k } */\n  int z = x; // {k}\n  for (int q = 0; q < {k % 5}; q++) z += q;\n  return z;\n}}",
         f"int w{i}(int x) {{ while (x > {k}) x--; return f{j}_missing(x); }}",
+        # A call through a pointer dispatches over every function the program names other than
+        # by calling it, in any body: one that names another on an edit of its constant.
+        f"int cp{i}(int (*fp)(int), int x) {{ return fp(x) + {k}; }}",
+        f"int na{i}(int x) {{ return x; }}\nint nb{i}(int x) {{ return -x; }}\n"
+        f"int nm{i}(int x) {{\n  int (*q)(int) = {'na' if k % 2 else 'nb'}{i};\n  return q == 0 ? x : x + 1;\n}}",
     ]
 
 
@@ -226,6 +232,40 @@ def test_a_new_process_parses_and_builds_only_the_edited_function(tmp_path: Path
         assert load(path).load_stats["functions_built"] == 11
     finally:
         reuse._CODE.clear()
+    store.close()
+
+
+FP_PROGRAM = """extern void reach_error(void);
+typedef char *(*reader)(char *, int);
+static char *mine(char *buf, int n) { buf[0] = 'x'; buf[1] = 0; return buf; }
+static int go(reader r) { char b[4]; char *p = r(b, 4); return p != 0 && b[0] == 'x'; }
+int main(void) {
+  if (!go(mine)) reach_error();
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("new_process", [False, True])
+def test_a_call_through_a_pointer_sees_the_functions_a_reused_body_names(tmp_path: Path, new_process: bool) -> None:
+    """The targets of ``r(b, 4)`` are the functions named anywhere (``mine``, in main's body):
+    when main's build is reused its body is not parsed, and the targets were once lost (the
+    call became undefined behaviour, and a cached run of the edited program said TRUE)."""
+    store = CacheStore(tmp_path / "cache")
+    load = _as_a_new_process(store) if new_process else (lambda p: load_program(str(p)))
+    path = tmp_path / "fp.c"
+    path.write_text(FP_PROGRAM)
+    load(path)
+    path.write_text(FP_PROGRAM.replace("b[0] == 'x'", "b[0] == 'y'"))  # an edit of go only
+    edited = load(path)
+    assert edited.load_stats["functions_reused"] >= 2  # (main and mine)
+    assert digest(edited) == digest(whole(path))
+    assert "mine" in edited.functions["go"].calls
+    # An edit of main alone that names another function: go, unchanged, calls it too.
+    path.write_text(FP_PROGRAM.replace("static int go", "static char *other(char *b, int n) { return 0; }\n"
+                                       "static int go").replace("go(mine)", "go(mine) && go(other)"))
+    again = load(path)
+    assert digest(again) == digest(whole(path)) and "other" in again.functions["go"].calls
     store.close()
 
 

@@ -102,6 +102,7 @@ class ProgramBuilder(TypeResolver):
         # A struct completed by its flexible array member's initialiser -> the struct declared.
         self.flexible_types: dict[str, StructType] = {}
         self._address_taken: list[str] | None = None
+        self._dispatch_uses = 0  # how often a build asked for them (address_taken_functions)
         self.bitfield_structs: dict[str, Range | None] = {}  # struct key -> where: laid out by no analysis
         self.unsupported_structs: dict[str, str] = {}  # struct key -> why
         self.vla_shapes: dict[str, VlaShape] = {}  # variable-length arrays, by variable
@@ -191,7 +192,7 @@ class ProgramBuilder(TypeResolver):
             fb = FunctionBuilder(self, name, self.global_scope)
             functions[name] = fb.build_function(fd)
             if self.reuse is not None:
-                effects = self._effects_since(mark, name)
+                effects = self._effects_since(mark, name, fd)
                 if effects is not None:
                     self.reuse.built(fd, functions[name], effects)
         for name in functions:
@@ -243,15 +244,15 @@ class ProgramBuilder(TypeResolver):
             if not definition and decl.name not in self.func_defs:
                 self.declared.setdefault(decl.name, self.range(decl))
 
-    def _mark(self) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    def _mark(self) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int, int]]:
         """Where the effect logs end, and the size of the program state a reusable build
         must not touch."""
         logs = (len(self._new_vars), len(self._addressed), len(self._implicit), len(self.diagnostics))
-        state = (len(self.static_inits), self._anon, len(self.structs), len(self.func_types))
+        state = (len(self.static_inits), self._anon, len(self.structs), len(self.func_types), self._dispatch_uses)
         return logs, state
 
-    def _effects_since(self, mark: tuple[tuple[int, int, int, int], tuple[int, int, int, int]],
-                       function: str) -> FunctionEffects | None:
+    def _effects_since(self, mark: tuple[tuple[int, int, int, int], tuple[int, int, int, int, int]],
+                       function: str, fd: c_ast.FuncDef) -> FunctionEffects | None:
         """What building ``function`` changed outside its CFA, or None when it touched the
         program's own state (static locals, new struct types, new globals): such a build is
         not reused."""
@@ -263,7 +264,8 @@ class ProgramBuilder(TypeResolver):
             return None
         own = {v.name for v in new_vars}
         addressed = [n for n in dict.fromkeys(self._addressed[n_addressed:]) if n not in own]
-        return FunctionEffects(new_vars, addressed, self._implicit[n_implicit:], self.diagnostics[n_diags:])
+        return FunctionEffects(new_vars, addressed, self._implicit[n_implicit:], self.diagnostics[n_diags:],
+                               sorted(names_not_called(fd.body)))
 
     def redo(self, effects: FunctionEffects) -> None:
         for info in effects.vars:
@@ -285,21 +287,15 @@ class ProgramBuilder(TypeResolver):
     def address_taken_functions(self, defined: bool = True) -> list[str]:
         """Defined functions the program names other than by calling them (the possible targets
         of a call through a function pointer), in definition order."""
+        # A function built now from these lists depends on every other function's body: such a
+        # build is not kept for reuse (``_mark``), or an edit elsewhere that names another
+        # function would leave its calls dispatching over the old list.
+        self._dispatch_uses += 1
         if self._address_taken is None:
-            called: set[int] = set()
-            named: set[str] = set()
-
-            class Visitor(c_ast.NodeVisitor):
-                def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
-                    if isinstance(n.name, c_ast.ID):
-                        called.add(id(n.name))
-                    self.generic_visit(n)
-
-                def visit_ID(self, n: c_ast.ID) -> None:
-                    if id(n) not in called:
-                        named.add(n.name)
-
-            Visitor().visit(self.ast)
+            named = names_not_called(self.ast)
+            if self.reuse is not None:  # (a reused definition is a stub here, without its body)
+                for _cfa, effects in self.reuse.hits.values():
+                    named.update(effects.named)
             self._address_taken = [f for f in self.func_defs if f in named]
             self._address_taken_any = sorted(f for f in named if f in self.func_types)
         return self._address_taken if defined else self._address_taken_any
@@ -576,6 +572,26 @@ def entry_object_type(pb: ProgramBuilder, entry: str, index: int, t: CType) -> C
     if declared_array or (isinstance(target, IntType) and target.bits == 8 and not target.is_bool):
         return ArrayType(target, ENTRY_BUFFER_LENGTH)
     return target
+
+
+def names_not_called(node: c_ast.Node | None) -> set[str]:
+    """The identifiers ``node`` uses other than as the callee of a call."""
+    called: set[int] = set()
+    named: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+            if isinstance(n.name, c_ast.ID):
+                called.add(id(n.name))
+            self.generic_visit(n)
+
+        def visit_ID(self, n: c_ast.ID) -> None:
+            if id(n) not in called:
+                named.add(n.name)
+
+    if node is not None:
+        Visitor().visit(node)
+    return named
 
 
 def addressed_names(body: c_ast.Node) -> frozenset[str]:

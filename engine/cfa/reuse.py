@@ -15,7 +15,7 @@ import os
 import sys
 import zlib
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..frontend.errors import Diagnostic, Range
@@ -35,6 +35,10 @@ class FunctionEffects:
     addressed: list[str]  # variables of the program whose address it takes
     implicit: list[tuple[str, Range | None]]  # implicitly declared functions it calls
     diagnostics: list[Diagnostic]
+    # The names its body uses other than by calling them: a function named there may be the
+    # target of a call through a pointer anywhere in the program (builder.address_taken_functions),
+    # and a reused build has no body to find them in.
+    named: list[str] = field(default_factory=list)
 
 
 @dataclass
