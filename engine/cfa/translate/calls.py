@@ -216,16 +216,26 @@ class CallBuilder(BuilderParts):
                 self.emit(AssignEdge, node, lhs=lhs, rhs=self.convert(call_lhs, lhs.type))
             self.goto(join)
             self.cur = miss
-        if any(f not in self.pb.func_defs for f in self.pb.address_taken_functions(defined=False)):
-            self.emit(ExternalCallEdge, node, lhs=lhs,
-                      callee=f"(*{self.pb.source_text(self.pb.range(node.name)) or 'fp'})",
-                      args=tuple(args), writes_globals=True)
+        # A function without a body whose address is taken (``fgets`` passed as a reader) is
+        # called as the external function it is, on the branch where the pointer holds its
+        # address: a path on which the pointer holds a defined function's never meets it.
+        for name in self.pb.address_taken_functions(defined=False):
+            if name in self.pb.func_defs:
+                continue
+            fd_type = self.pb.func_types.get(name)
+            hit, miss = self.new_node(), self.new_node()
+            here = self.here()
+            ref_type = fd_type if fd_type is not None else ft
+            cond = Binary("==", target, Cast(FuncRef(name, ref_type), target.type), dm.int)
+            self.link(AssumeEdge(pred=here, succ=hit, range=rng, cond=cond, truth=True))
+            self.link(AssumeEdge(pred=here, succ=miss, range=rng, cond=cond, truth=False))
+            self.cur = hit
+            self.emit(ExternalCallEdge, node, lhs=lhs, callee=name, args=tuple(args), writes_globals=True)
             self.goto(join)
-        else:
-            # No function without a body has its address taken: any other target is not a
-            # function at all, and the call would crash.
-            self.emit(AbortEdge, node, label="call through an invalid function pointer", undefined=True)
-            self.cur = None
+            self.cur = miss
+        # Any other target is not a function at all, and the call would crash.
+        self.emit(AbortEdge, node, label="call through an invalid function pointer", undefined=True)
+        self.cur = None
         self.cur = join
         return lhs if lhs is not None else Const(0, dm.int)
 
