@@ -15,6 +15,12 @@ from .conftest import assert_replay_reaches_error, verify_src
 
 STRINGS = ['""', '"a"', '"abc"', '"a,b;cd"', '"aab"', '"  -42x"', '"+17"', '"2147483647"', '"-2147483648"',
            '"\\t\\n 9"', '"x"', '"cdcd"', '"abcabc"', '"0"', '"-"', '"12 34"']
+# For strtol and strtoul, each in every base of BASES (n indexes it): prefixes, digits past the
+# base, the limits of long and unsigned long and one past them.
+NUMBERS = ['"0x1A"', '"0X"', '"0xg"', '" -0x80000000"', '"077"', '"089"', '"z9Z"', '"-1"', '"+-1"',
+           '"9223372036854775807"', '"9223372036854775808"', '"-9223372036854775808"', '"-9223372036854775809"',
+           '"18446744073709551615"', '"18446744073709551616"', '"-18446744073709551616"', '"1010"', '"zz"']
+BASES = [0, 2, 8, 10, 16, 36, 1, 37, -1]
 # One expression per member: its result under cbam's definition (cbam_NAME) against glibc's,
 # for every pair of strings s, t (and n from 0 to 8, and c among the strings' bytes and NUL).
 CHECKS = {
@@ -31,7 +37,24 @@ CHECKS = {
     "labs": "cbam_labs(k) == labs(k)",
     "llabs": "cbam_llabs(k) == llabs(k)",
     "bsearch": "cbam_bsearch(&k, sorted, 7, sizeof(int), cmp) == bsearch(&k, sorted, 7, sizeof(int), cmp)",
+    "strncpy": "memcmp(cbam_strncpy(memset(b1, 'q', 16), s, n), strncpy(memset(b2, 'q', 16), s, n), 16) == 0",
+    "strtol": "same_strtol(s, bases[n]) && same_strtol(numbers[i % NUMBERS], bases[n])",
+    "strtoul": "same_strtoul(s, bases[n]) && same_strtoul(numbers[j % NUMBERS], bases[n])",
+    "__errno_location": "cbam___errno_location() == cbam___errno_location() && *cbam___errno_location() == 0",
 }
+# Each returns what glibc's returns, ends where glibc's ends, and leaves errno as glibc's does.
+STRTO = f"""
+static const char *numbers[] = {{{', '.join(NUMBERS)}}};
+#define NUMBERS {len(NUMBERS)}
+static const int bases[] = {{{', '.join(map(str, BASES))}}};
+#define SAME(name, type) static int same_##name(const char *s, int base) {{ \\
+    char *e1 = 0, *e2 = 0; errno = 0; type a = cbam_##name(s, &e1, base); int x1 = errno; \\
+    errno = 0; type b = name(s, &e2, base); int x2 = errno; \\
+    if (a != b || e1 != e2 || x1 != x2) printf(#name "(\\"%s\\", %d)\\n", s, base); \\
+    return a == b && e1 == e2 && x1 == x2; }}
+SAME(strtol, long)
+SAME(strtoul, unsigned long)
+"""
 
 
 def test_every_member_is_checked() -> None:
@@ -44,8 +67,8 @@ def test_each_member_does_what_glibcs_does(tmp_path: Path) -> None:
                      "bad++; }\n" for m, expr in sorted(CHECKS.items()))
     prog = tmp_path / "libc_check.c"
     prog.write_text(
-        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
-        "int __VERIFIER_nondet_int(void) { return 0; }\n" + renamed +
+        "#include <errno.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+        "int __VERIFIER_nondet_int(void) { return 0; }\n" + renamed + STRTO +
         "static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\n"
         f"static const char *strings[] = {{{', '.join(STRINGS)}}};\n"
         "int main(void) {\n  int bad = 0;\n  static const int sorted[7] = {1, 3, 3, 3, 5, 8, 8};\n"
@@ -108,3 +131,42 @@ int main(void) { assert(strnlen("ab", 1) == 42 && memchr("ab", 'b', 2) != 0); re
                    "memchr(s, ',', strlen(s)) != 0; }\n")
     report = api.verify_entries(str(lib), options=api.VerifyOptions(timeout=60, replay=None))
     assert [e.name if hasattr(e, "name") else e for e in report.entries] == ["has_comma"]
+
+
+STRTO_CALLS = """#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+extern unsigned char __VERIFIER_nondet_uchar(void);
+int main(void) {
+    char *end;
+    errno = 0;
+    long v = strtol(" -0x1f!", &end, 16);
+    assert(v == -31 && *end == '!' && errno == 0);
+    unsigned long u = strtoul("99999999999999999999", &end, 10);
+    assert(u == ULONG_MAX && errno == ERANGE && *end == 0);
+    char buf[6];
+    strncpy(buf, "abcdef", 4);
+    buf[4] = 0;
+    assert(strcmp(buf, "abcd") == 0);
+    char digits[3] = {'0', '0', 0};
+    digits[1] = (char)('0' + __VERIFIER_nondet_uchar() % 10);
+    assert(strtol(digits, 0, 10) != CHECK);
+    return 0;
+}
+"""
+
+
+def test_strtol_sets_errno_through_a_member_that_another_member_calls(tmp_path: Path) -> None:
+    """strtol's member calls __errno_location, itself a member: linked in as an archive is
+    searched, and errno read by the program is the one strtol set."""
+    for prop in ("unreach-call", "memsafety"):
+        result = verify_src(STRTO_CALLS.replace("CHECK", "10"), tmp_path, timeout=120, property=prop)
+        assert result.verdict == "TRUE", result.reason
+    bad = STRTO_CALLS.replace("CHECK", "7")
+    path = tmp_path / "bad.c"
+    path.write_text(bad)
+    result = verify_src(bad, tmp_path, timeout=120, name="bad.c")
+    assert result.verdict == "FALSE", result.reason
+    assert_replay_reaches_error(path, result, "LP64", tmp_path)

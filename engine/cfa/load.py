@@ -68,8 +68,11 @@ def load_program(path: str, text: str | None = None, options: PreprocessOptions 
                                   "functions_reused": len(program.functions)}
         return program
     program = _build_linked(path, text, pp, opts, entry, store)
-    wanted = _external_calls(program) & libc.MEMBERS
-    if wanted:  # C library functions cbam reads as C (frontend/libc.py), linked in as members
+    # C library functions cbam reads as C (frontend/libc.py), linked in as members, and what
+    # they call in turn (strtol sets errno through __errno_location), as an archive is searched.
+    wanted: set[str] = set()
+    while new := (_external_calls(program) & libc.MEMBERS) - wanted:
+        wanted |= new
         program = _build_linked(path, text, libc.with_members(pp, path, wanted, opts.data_model), opts, entry, store)
     program.source_key = key
     program.unpreprocessed_key = unpreprocessed if key is not None else None
