@@ -558,3 +558,38 @@ int main(void) {
     instrument(program)
     out = run_deep(lambda: explore(program, Budget(30)))
     assert out.status == "unsafe", out.reason
+
+
+def test_a_value_of_few_values_splits_the_path_memory_or_not() -> None:
+    """crypto-algorithms' SHA-256 fed "abc" in two pieces at a split point drawn as
+    ``nondet % 4``: one path per split point, each concrete (before, the one symbolic path put
+    the hash over symbolic addresses to the solver, which gave up)."""
+    from cbam.engine.frontend.compile_db import Unit
+    from cbam.engine.frontend.preprocess import PreprocessOptions
+
+    lib = ROOT / "tests" / "realcode" / "crypto-algorithms"
+    opts = PreprocessOptions(include_paths=(str(lib),), data_model="LP64")
+    units = [Unit(str(lib / "harnesses" / "sha256_split_abc.c"), opts), Unit(str(lib / "sha256.c"), opts)]
+    program = api.load(units[0].path, preprocess=opts, preprocessed=api.link(units))
+    out = explore(program, Budget(60))
+    assert (out.status, out.paths) == ("safe", 4), out.reason
+    planted = lib / "harnesses" / "sha256_split_abc_planted.c"
+    units = [Unit(str(planted), opts), Unit(str(lib / "planted" / "sha256.c"), opts)]
+    out = explore(api.load(units[0].path, preprocess=opts, preprocessed=api.link(units)), Budget(60))
+    assert out.status == "unsafe" and out.confirmed
+
+
+def test_how_many_values_a_term_can_take_is_read_off_its_shape() -> None:
+    import z3
+    from cbam.engine.smt.terms import few_values
+
+    x = z3.ZeroExt(56, z3.BitVec("x", 8))
+    y = z3.BitVec("y", 32)
+    assert few_values(z3.URem(x, 4), 64) == 4
+    assert few_values(z3.simplify(z3.URem(x, 4)), 64) == 4  # (z3 makes it a Concat of 0 and two bits)
+    assert few_values(x & 1, 64) == 2 and few_values(z3.URem(x, 9) + 1, 64) == 9
+    assert few_values(z3.SRem(y, 3), 64) == 5
+    assert few_values(z3.If(y > 0, z3.URem(x, 3), z3.BitVecVal(7, 64)), 64) == 4
+    assert few_values(x, 64) is None and few_values(y, 64) is None  # 256 and 2^32 values
+    assert few_values(z3.URem(x, 100), 64) is None
+    assert few_values(z3.Extract(2, 0, y), 64) == 8

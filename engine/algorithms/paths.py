@@ -45,7 +45,7 @@ from ..core.cpa_algorithm import Budget, BudgetExceeded
 from ..core.path import ErrorPath, Step
 from ..core.result import UnknownReason
 from ..smt.solving import OUT_OF_TIME, check_alone, check_within, flat_ac
-from ..smt.terms import uninterpreted_consts
+from ..smt.terms import drawn_from_few, uninterpreted_consts
 
 UNWIND_BOUNDS = (2, 8, 32, 128, 512, 2048, 8192, 32768)  # passes of one location on one path, per round
 SOLVER_MS = 10_000  # one feasibility check (a check that runs out gives up the exploration)
@@ -61,6 +61,13 @@ MAX_UB_ONLY_PATHS = 16  # paths reaching one error location only through UB befo
 MAX_CONCRETE = 256
 CONCRETE_MS = 2_000  # for finding those values (each check is a small one)
 MAX_SPLIT_TRIES = 4  # per path (with its forks): past that, a path is not one to split
+# A variable assigned a value of few possible values drawn from an input just read (``x % 4``,
+# ``x & 1``: smt.terms.drawn_from_few) splits the path into one per value the path allows, memory or not: a
+# length or an index drawn that way then makes the loops over it concrete (a SHA-256 stream
+# fed in two pieces at an arbitrary split point: 4 concrete paths, where the one symbolic path
+# put a hash over symbolic addresses to the solver). At most this many values ...
+MAX_FEW = 64
+MAX_FEW_PATHS = 1024  # ... and at most this many paths made of one by such splits (a hash reduced in a loop)
 # A value nested deeper is named (ExplorationEncoder.write): flattening costs a walk of the term on every
 # check of a deep condition, so a loop that accumulates a value and tests it each time costs
 # the square of this at most. Deep enough for a fold over 10,000 cells taken three times
@@ -103,6 +110,8 @@ class ExplorationEncoder(PathEncoder):
         # What flat_ac made of the terms in deep conditions (shared by the clones): a branch
         # asks of both its edges, and a path's checks of the same values.
         self.flat: dict[int, tuple[z3.ExprRef, z3.ExprRef]] = {}
+        self.few: list[str] = []  # variables the last step wrote a value of few values to (``MAX_FEW``)
+        self.note_few = False  # whether to note them (path exploration splits on them; merged-path BMC does not)
 
     def overflow(self, happens: z3.BoolRef, wrapped: z3.ExprRef, step: int) -> z3.ExprRef:
         return self._arbitrary_if(happens, wrapped)
@@ -126,11 +135,22 @@ class ExplorationEncoder(PathEncoder):
         cells before and after a rotation is the same term once flattened: array-crafted/xor2,
         where the definitions cost 4 s per check). Deeper, the term is named, as the path
         encoding does, so that no check walks a term without end."""
+        if self.note_few and not isinstance(value, int) and not z3.is_bv_value(value) \
+                and drawn_from_few(value, MAX_FEW) is not None and self._just_read(value, step):
+            self.few.append(self.inst(name, frame))
         if isinstance(value, int) or z3.is_bv_value(value) or self._depth(value) > MAX_TERM_DEPTH:
             super().write(name, t, value, frame, step)
             return
         self.cur[self.inst(name, frame)] = value
         self.enc.writes[step].append((name, value, t))
+
+    def _just_read(self, value: z3.ExprRef, step: int) -> bool:
+        """Whether ``value`` is made of inputs read in the last two steps alone: a choice drawn
+        as it is read (``k = nondet() % 4``), not a sum that a loop builds of older inputs."""
+        recent = {inp.term.get_id() for inp in self.enc.inputs[-4:]
+                  if step - inp.step <= 2 and isinstance(inp.term, z3.ExprRef)}
+        consts = uninterpreted_consts(value)
+        return bool(consts) and all(c.get_id() in recent for c in consts)
 
     def simplified(self, c: z3.BoolRef) -> z3.BoolRef:
         """``c`` simplified; a deep one flattened first (``flat_ac``): z3's rewriter flattens
@@ -174,6 +194,7 @@ class ExplorationEncoder(PathEncoder):
         new.cur = dict(self.cur)
         new.live_frames = list(self.live_frames)
         new.stack = list(self.stack)
+        new.few = list(self.few)
         enc = copy.copy(self.enc)
         enc.constraints, enc.inputs, enc.writes = list(enc.constraints), list(enc.inputs), list(enc.writes)
         enc.args, enc.overflow_checks = dict(enc.args), list(enc.overflow_checks)
@@ -208,10 +229,12 @@ class _Path:
     bounded: int = 0  # limits of the memory model already shown to hold
     # (loop head, inputs read) where the path's state had too many values to split it
     tried: frozenset[tuple[int, int]] = frozenset()
+    splits: int = 1  # how many paths the splits on values of few values made of its origin (``MAX_FEW_PATHS``)
 
     def fork(self) -> _Path:
         return _Path(self.node, self.calls, self.frames, self.next_frame, self.enc.clone(), self.steps, self.length,
-                     dict(self.visits), self.added, self.mem_added, self.checked, self.bounded, self.tried)
+                     dict(self.visits), self.added, self.mem_added, self.checked, self.bounded, self.tried,
+                     self.splits)
 
     def step_list(self) -> list[Step]:
         out = []
@@ -291,7 +314,9 @@ class Explorer:
             self.kept = 0
             if self.frontier is None:
                 start = self.program.start
-                first = _Path(start.entry, (), (0,), 1, ExplorationEncoder(self.program), None, 0, {})
+                enc = ExplorationEncoder(self.program)
+                enc.note_few = True
+                first = _Path(start.entry, (), (0,), 1, enc, None, 0, {})
                 pending += [(first.fork(), alt, 0, None) for alt in reversed(self._successors(first))]
             else:
                 pending += [(path, None, 0, facts) for path, facts in reversed(self.frontier)]
@@ -336,6 +361,10 @@ class Explorer:
                 node = path.node
                 if node.error is not None:
                     self._target(path)
+                    return False
+                if path.enc.few and (forks := self._few(path, solver)):
+                    base = solver.num_scopes()
+                    pending.extend((fork, None, base, None) for fork in reversed(forks))
                     return False
             node = path.node
             if node.out and node.loop_head or len(node.out) > 1:
@@ -451,6 +480,57 @@ class Explorer:
             fork.enc.cur.update(values)
             forks.append(fork)
         return forks
+
+    def _few(self, path: _Path, solver: z3.Solver) -> list[_Path] | None:
+        """After a step that wrote a value of few values (``MAX_FEW``) to a variable: one path per
+        value the path allows, each with the variable as a number. All the values or none, as
+        in ``_concrete``; a value the path determines replaces the term on the path itself."""
+        keys, path.enc.few = path.enc.few, []
+        forks: list[_Path] = []
+        for key in keys:
+            term = path.enc.cur.get(key)
+            if term is None or isinstance(term, int) or not z3.is_bv(term):
+                continue
+            values = self._values(term, solver)
+            if values is None:
+                continue
+            if len(values) == 1:
+                path.enc.enc.constraints.append(term == z3.BitVecVal(values[0], term.size()))
+                path.enc.cur[key] = values[0]
+                continue
+            if path.splits * len(values) > MAX_FEW_PATHS:
+                continue
+            path.splits *= len(values)
+            for v in values:
+                fork = path.fork()
+                fork.enc.enc.constraints.append(term == z3.BitVecVal(v, term.size()))
+                fork.enc.cur[key] = v
+                forks.append(fork)
+            break  # (each fork splits on the rest of ``keys`` at its next step that writes one, if any)
+        return forks or None
+
+    def _values(self, term: z3.ExprRef, solver: z3.Solver) -> list[int] | None:
+        """Every value ``term`` takes on the path (on ``solver``), if the solver finds them all
+        within ``CONCRETE_MS``: None otherwise."""
+        solver.push()
+        found: list[int] = []
+        try:
+            deadline = time.monotonic() + self._ms(CONCRETE_MS) / 1000
+            while len(found) <= MAX_FEW:
+                left = int(1000 * (deadline - time.monotonic()))
+                res = check_within(solver, left) if left > 0 else z3.unknown
+                if res == z3.unsat:
+                    return found
+                if res != z3.sat:
+                    return None
+                v = solver.model().eval(term, model_completion=True)
+                if not z3.is_bv_value(v):
+                    return None
+                found.append(v.as_long())
+                solver.add(term != v)
+            return None
+        finally:
+            solver.pop()
 
     def _far(self, solver: z3.Solver, terms: dict[str, z3.ExprRef], values: dict[str, z3.ExprRef]) -> bool:
         """Whether some variable may lie more than ``MAX_CONCRETE`` from its value in the first

@@ -58,3 +58,99 @@ def relation_definition(body: z3.ExprRef) -> tuple[z3.ExprRef | None, z3.ExprRef
 def uninterpreted_consts(*terms: z3.ExprRef) -> set[z3.ExprRef]:
     """The uninterpreted constants in ``terms``."""
     return {t for t in subterms(*terms) if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED}
+
+
+def few_values(term: z3.ExprRef, limit: int, depth: int = 8) -> int | None:
+    """An upper bound on how many values the bit-vector ``term`` can take, read off its shape
+    alone (no solver): ``x % 4`` takes at most 4, ``x & 1`` 2, ``c ? a : b`` what ``a`` and
+    ``b`` take together; None where the bound found exceeds ``limit`` (or the term is too deep
+    to tell cheaply). Path exploration splits a path on such a value (algorithms/paths.py)."""
+    if not z3.is_bv(term):
+        return None
+    width = term.size()
+    whole = 1 << width if width <= 16 else None  # what any term of this width can take
+    if z3.is_bv_value(term):
+        return 1
+    if depth == 0 or not z3.is_app(term):
+        return whole if whole is not None and whole <= limit else None
+    kind = term.decl().kind()
+    kids = [term.arg(i) for i in range(term.num_args())]
+
+    def of(k: z3.ExprRef) -> int | None:
+        return few_values(k, limit, depth - 1)
+
+    def const(k: z3.ExprRef) -> int | None:
+        return k.as_long() if z3.is_bv_value(k) else None
+
+    n: int | None = None
+    if kind in (z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I) and (c := const(kids[1])) is not None and c > 0:
+        n = c
+    elif kind in (z3.Z3_OP_BSREM, z3.Z3_OP_BSREM_I, z3.Z3_OP_BSMOD, z3.Z3_OP_BSMOD_I) \
+            and (c := const(kids[1])) is not None:
+        c = c - (1 << width) if c >> (width - 1) else c
+        n = 2 * abs(c) - 1 if c else None
+    elif kind == z3.Z3_OP_BAND and any(const(k) is not None for k in kids):
+        mask = (1 << width) - 1
+        for k in kids:
+            if (c := const(k)) is not None:
+                mask &= c
+        n = 1 << bin(mask).count("1")
+    elif kind in (z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT, z3.Z3_OP_BNOT, z3.Z3_OP_BNEG):
+        n = of(kids[0])
+    elif kind == z3.Z3_OP_EXTRACT:
+        inner = of(kids[0])
+        n = inner if whole is None else min(whole, inner) if inner is not None else whole
+    elif kind == z3.Z3_OP_ITE:
+        a, b = of(kids[1]), of(kids[2])
+        n = a + b if a is not None and b is not None else None
+    elif kind in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL, z3.Z3_OP_BSUB, z3.Z3_OP_BOR, z3.Z3_OP_BXOR, z3.Z3_OP_CONCAT):
+        n = 1
+        for k in kids:
+            m = of(k)
+            if m is None:
+                n = None
+                break
+            n *= m
+            if n > limit:
+                n = None
+                break
+    elif kind in (z3.Z3_OP_BLSHR, z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I) and (c := const(kids[1])) is not None:
+        n = of(kids[0])
+        if kind == z3.Z3_OP_BLSHR and c < width and (1 << (width - c)) <= limit:
+            n = min(n, 1 << (width - c)) if n is not None else 1 << (width - c)
+    if n is None or (whole is not None and whole < n):
+        n = whole
+    return n if n is not None and n <= limit else None
+
+
+_REDUCTIONS = (z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I, z3.Z3_OP_BSREM, z3.Z3_OP_BSREM_I, z3.Z3_OP_BSMOD, z3.Z3_OP_BSMOD_I,
+               z3.Z3_OP_BAND, z3.Z3_OP_BLSHR, z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I, z3.Z3_OP_EXTRACT)
+_WRAPPERS = (z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT, z3.Z3_OP_EXTRACT, z3.Z3_OP_BADD, z3.Z3_OP_BSUB, z3.Z3_OP_BMUL,
+             z3.Z3_OP_BOR, z3.Z3_OP_BXOR, z3.Z3_OP_CONCAT, z3.Z3_OP_BNOT, z3.Z3_OP_BNEG)
+
+
+def drawn_from_few(term: z3.ExprRef, limit: int) -> int | None:
+    """``few_values(term, limit)`` where the few values come from reducing a value of many
+    (``x % 4``, ``'a' + x % 3``, ``x & 7``: a choice among a handful, drawn from an input), else
+    None. A sum of two values of few values each (``s += a[i]`` over bits) is not such a
+    choice: splitting on it would follow one path per partial sum where one path does."""
+    n = few_values(term, limit)
+    if n is None or n < 2:
+        return None
+    t = term
+    for _ in range(8):
+        if not z3.is_app(t):
+            return None
+        kind = t.decl().kind()
+        kids = [t.arg(i) for i in range(t.num_args())]
+        if kind in _REDUCTIONS and kind != z3.Z3_OP_EXTRACT or kind == z3.Z3_OP_EXTRACT and few_values(kids[0], limit) is None:
+            return n if few_values(kids[0], limit) is None else None
+        if kind == z3.Z3_OP_CONCAT:  # (z3's x % 4: zeros, then the low bits of x)
+            kids = [k for k in kids if not z3.is_bv_value(k)]
+        elif kind not in _WRAPPERS:
+            return None
+        symbolic = [k for k in kids if not z3.is_bv_value(k)]
+        if len(symbolic) != 1:
+            return None
+        t = symbolic[0]
+    return None
