@@ -170,3 +170,46 @@ def test_strtol_sets_errno_through_a_member_that_another_member_calls(tmp_path: 
     result = verify_src(bad, tmp_path, timeout=120, name="bad.c")
     assert result.verdict == "FALSE", result.reason
     assert_replay_reaches_error(path, result, "LP64", tmp_path)
+
+
+COMPARISONS = """#include <assert.h>
+#include <string.h>
+extern unsigned char __VERIFIER_nondet_uchar(void);
+int main(void) {
+    char a[8] = "abc", b[8] = "abd";
+    unsigned char x[3] = {1, 0xff, 7}, y[3] = {1, 0x01, 9};
+    a[2] = (char)(0x61 + __VERIFIER_nondet_uchar() % 3);
+    int r = strcmp(a, b);
+    assert(r == a[2] - 'd' && strncmp(a, b, 2) == 0);
+    assert(memcmp(x, y, 3) == 0xfe && memcmp(y, x, 2) == -0xfe);
+    assert(strncmp("c", "a", 1) == 2 && memcmp("c", "a", 1) == 1 && strcmp("c", "a") == 1);  /* (gcc folds) */
+    char c[2] = "c";
+    assert(strcmp(c, "a") == CHECK);
+    return 0;
+}
+"""
+
+
+def test_comparisons_return_glibcs_byte_difference(tmp_path: Path) -> None:
+    """C promises only the sign; glibc's strcmp, strncmp and memcmp return the difference of
+    the first differing bytes as unsigned chars, gcc folds strcmp and memcmp of two literals to
+    -1, 0 or 1 (cfa/folding.py), and a program that tests for 1 reads what they give. Before,
+    cbam said 1 for every such call and proved `strcmp(a, b) == 1` for "c" and "a", which fails
+    when gcc runs it."""
+    native = tmp_path / "native.c"
+    native.write_text(COMPARISONS.replace("CHECK", "2").replace(
+        "extern unsigned char __VERIFIER_nondet_uchar(void);",
+        "unsigned char __VERIFIER_nondet_uchar(void) { static unsigned char v; return v++; }").replace(
+        "int main(void) {", "int check(void) {") + "int main(void) { for (int i = 0; i < 3; i++) check(); return 0; }\n")
+    exe = tmp_path / "native"
+    # (built as the replay builds a harness: gcc's own folding of literals included)
+    assert subprocess.run(["gcc", "-o", str(exe), str(native)]).returncode == 0
+    assert subprocess.run([str(exe)]).returncode == 0  # gcc's and glibc's values, as the assertions say
+    result = verify_src(COMPARISONS.replace("CHECK", "2"), tmp_path, timeout=120)
+    assert result.verdict == "TRUE", result.reason
+    bad = COMPARISONS.replace("CHECK", "1")
+    path = tmp_path / "bad.c"
+    path.write_text(bad)
+    result = verify_src(bad, tmp_path, timeout=120, name="bad.c")
+    assert result.verdict == "FALSE", result.reason
+    assert_replay_reaches_error(path, result, "LP64", tmp_path)

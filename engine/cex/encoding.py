@@ -21,6 +21,7 @@ import z3
 from ..cfa.builder import ENTRY_OBJECT
 from ..cfa.cfa import Program
 from ..cfa.ctype import ArrayType, CType, FunctionType, IntType, PointerType, StructType
+from ..cfa.folding import folded_to_sign
 from ..cfa.ir import (
     AbortEdge,
     AddrOf,
@@ -728,6 +729,8 @@ class PathEncoder:
                 self.enc.inputs.append(InputValue(f"extern {e.callee}", e.lhs.type, i, v, range=e.range))
                 self.assign(e.lhs, v, frame, i)
             return
+        if result is not None and folded_to_sign(name, e.args):
+            result = _sign(mem.term(result))
         if e.lhs is not None:
             if result is None:
                 raise EncodingUnsupported(f"the result of {e.callee}")
@@ -745,6 +748,11 @@ class PathEncoder:
             self.enc.inputs.append(InputValue(rhs.source, t, i, v))
             return v
         return self.value(rhs, frame, i)
+
+
+def _sign(v: z3.ExprRef) -> z3.ExprRef:
+    zero = z3.BitVecVal(0, v.size())
+    return z3.If(v == zero, zero, z3.If(v > zero, z3.BitVecVal(1, v.size()), z3.BitVecVal(-1, v.size())))
 
 
 def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,

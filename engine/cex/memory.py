@@ -35,6 +35,12 @@ MAX_SYMBOLIC_COST = 30_000  # summed store-chain lengths under symbolic reads an
 MAX_LEAK_TERMS = 50_000  # a leak check's terms: objects whose reachability is open, squared, times (them + open values)
 
 
+
+def byte_difference(x: z3.ExprRef, y: z3.ExprRef) -> z3.ExprRef:
+    """What glibc's strcmp, strncmp and memcmp return at the first pair of bytes that differ:
+    their difference as unsigned chars, an int (C promises only its sign; cfa/folding.py)."""
+    return z3.ZeroExt(24, x) - z3.ZeroExt(24, y)
+
 class MemoryUnsupported(Exception):
     pass
 
@@ -380,16 +386,16 @@ class MemoryState:
 
     def c_string_compare(self, a: z3.ExprRef, b: z3.ExprRef, limit: z3.ExprRef | None, step: int,
                          bound: int = 64) -> z3.ExprRef:
-        """strcmp / strncmp as -1, 0 or 1 (an int), for comparisons that stop within ``bound``
-        bytes. Both strings are read up to the first byte that differs or is NUL (or ``limit``
+        """strcmp / strncmp as glibc's return it (``byte_difference``), for comparisons that stop
+        within ``bound`` bytes. Both strings are read up to the first byte that differs or is NUL (or ``limit``
         bytes), and no further: neither need end in bounds."""
         a, b = self.term(a), self.term(b)
-        one, zero, minus = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32), z3.BitVecVal(-1, 32)
+        zero = z3.BitVecVal(0, 32)
         out: z3.ExprRef = zero
         read: z3.ExprRef = z3.BitVecVal(bound + 1, self.bits)  # how many bytes of each it reads
         for i in reversed(range(bound)):
             x, y = self.byte_term(a + i), self.byte_term(b + i)
-            here = z3.If(x != y, z3.If(z3.ULT(x, y), minus, one), z3.If(x == 0, zero, out))
+            here = z3.If(x != y, byte_difference(x, y), z3.If(x == 0, zero, out))
             count = z3.If(z3.Or(x != y, x == 0), z3.BitVecVal(i + 1, self.bits), read)
             if limit is not None:
                 past = z3.UGE(z3.BitVecVal(i, self.bits), limit)
@@ -424,18 +430,17 @@ class MemoryState:
             self.put(self.add(dst, i), new if k is not None else z3.If(z3.ULT(at, nn), new, self.byte_term(self.add(dst, i))))
 
     def compare_bytes(self, a: z3.ExprRef, b: z3.ExprRef, n: z3.ExprRef, step: int) -> z3.ExprRef:
-        """memcmp as -1, 0 or 1 (an int), for a length known on the path."""
+        """memcmp as glibc's returns it (``byte_difference``), for a length known on the path."""
         k = self._concrete(n)
         if k is None or k > 4096:
             raise MemoryUnsupported("memcmp of a length that is not known or is large")
         self.check(a, k, step)
         self.check(b, k, step)
         a, b = self.term(a), self.term(b)
-        one, zero, minus = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32), z3.BitVecVal(-1, 32)
-        out: z3.ExprRef = zero
+        out: z3.ExprRef = z3.BitVecVal(0, 32)
         for i in reversed(range(k)):
             x, y = self.byte_term(a + i), self.byte_term(b + i)
-            out = z3.If(x != y, z3.If(z3.ULT(x, y), minus, one), out)
+            out = z3.If(x != y, byte_difference(x, y), out)
         return out
 
     # ---- the heap -----------------------------------------------------------------------

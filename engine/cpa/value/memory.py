@@ -43,6 +43,7 @@ from typing import Any
 
 from ...cfa.cfa import Program
 from ...cfa.ctype import ArrayType, CType, IntType, PointerType, StructType
+from ...cfa.folding import folded_to_sign
 from ...cfa.ir import (
     AddrOf,
     Binary,
@@ -562,10 +563,24 @@ class View:
             if x is None or y is None:
                 return None
             if x != y:
-                return -1 if x < y else 1
+                return x - y  # (as glibc's: cfa/folding.py)
             if x == 0:
                 return 0
             i += 1
+        return 0
+
+    def bytes_compare(self, a: Any, b: Any, n: int) -> int | None:
+        """memcmp(a, b, n) where the bytes are known (as glibc's: cfa/folding.py)."""
+        if not isinstance(a, Ptr) or not isinstance(b, Ptr) or a.off is None or b.off is None or n > MAX_ENUMERATED:
+            return None
+        byte = self.mem.program.data_model.uchar
+        for i in range(n):
+            x = self.read(a.obj, a.off + i, byte, 1)
+            y = self.read(b.obj, b.off + i, byte, 1)
+            if x is None or y is None:
+                return None
+            if x != y:
+                return x - y
         return 0
 
     # ---- the heap ----------------------------------------------------------------------
@@ -886,6 +901,8 @@ def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], global
         result = view.c_string_length(args[0])
     elif name == "strcmp" and len(args) >= 2:
         result = view.c_string_compare(args[0], args[1], None)
+    elif name == "memcmp" and len(args) >= 3:
+        result = view.bytes_compare(args[0], args[1], args[2]) if type(args[2]) is int else None
     elif name == "strncmp" and len(args) >= 3:
         result = view.c_string_compare(args[0], args[1], args[2]) if type(args[2]) is int else None
     elif name == "strchr" and len(args) >= 2:
@@ -921,6 +938,8 @@ def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], global
                 view.set_plain(g, None)
         if edge.writes_globals or any(not isinstance(a.type, IntType) for a in edge.args):
             view.forget_all()
+    if type(result) is int and folded_to_sign(name, edge.args):
+        result = (result > 0) - (result < 0)
     if edge.lhs is not None:
         assign_value(view, edge.lhs, result, evaluate)
 
