@@ -222,6 +222,9 @@ def _invert(lhs: Expr, val: int, lookup: Callable[[str], int | None],
         return None
 
 
+KEPT_MEMO = 64  # reduced entries' keys remembered (_kept_keys)
+
+
 class ValueCPA(CPA[ValueState]):
     name = "value"
 
@@ -232,6 +235,7 @@ class ValueCPA(CPA[ValueState]):
         self.globals = frozenset(n for n, v in program.vars.items() if v.is_global)
         self.generalizes = generalize
         self._generalizable: dict[str, bool] = {}
+        self._kept_memo: dict[tuple[int, str], tuple[ValueState, list[str]]] = {}
         self._int_vars: set[str] | None = None
         # A function's locals (but its result) are dead at its exit: exits leave them out, so
         # a summary holds only what callers see, and an edit of a local does not change it.
@@ -430,7 +434,8 @@ class ValueCPA(CPA[ValueState]):
         # Arguments are evaluated in the caller's state, before the callee's locals start fresh.
         values = [evaluate(a, lookup, view) if not isinstance(a.type, StructType) else view.address(
             a, lambda x: evaluate(x, lookup, view)) for a in edge.args]
-        s = state.without(lambda k: (mem.object_of(k) or k) in self._callee_locals(fname))
+        locals_ = self._callee_locals(fname)
+        s = state.without(lambda k: (mem.object_of(k) or k) in locals_)
         view = self._view(s)
         for p, v in zip(callee.params, values):
             pv = Var(p, self.vars[p].type)
@@ -476,7 +481,20 @@ class ValueCPA(CPA[ValueState]):
         return ValueState(reduce_map(state.m, block))
 
     def _kept_keys(self, state: ValueState, block: Block) -> list[str]:
-        """The keys of ``state`` that ``block``'s reduced entry keeps (see reduce)."""
+        """The keys of ``state`` that ``block``'s reduced entry keeps (see reduce). The last few
+        are kept: expand asks again of the entry that reduce was given."""
+        key = (id(state), block.name)
+        memo = self._kept_memo
+        got = memo.get(key)
+        if got is not None and got[0] is state:
+            return got[1]
+        keys = self._kept_keys_of(state, block)
+        if len(memo) >= KEPT_MEMO:
+            memo.pop(next(iter(memo)))
+        memo[key] = (state, keys)  # (the state held: its id is not reused while it is here)
+        return keys
+
+    def _kept_keys_of(self, state: ValueState, block: Block) -> list[str]:
         assert self.memory is not None
         m = state.m
         objects = self.memory.objects
@@ -514,8 +532,9 @@ class ValueCPA(CPA[ValueState]):
             kept = set(self._kept_keys(entry, block))
             plain: dict[str, Any] = {}
             intact = mem.INTACT in reduced_exit.m
+            memory_key = mem.MEMORY_KEY
             for k, v in entry.m.items():
-                if not mem.is_memory_key(k):
+                if not memory_key[k]:
                     plain[k] = v
                 elif k not in kept and k != mem.INTACT and (intact or mem.always_kept(k)):
                     plain[k] = v  # memory the block could not reach
@@ -529,14 +548,15 @@ class ValueCPA(CPA[ValueState]):
                 edge: CallEdge) -> ValueState:
         if self.memory is not None:
             own = self._callee_locals(block.function.name)
-            plain_call = {k: v for k, v in call.m.items() if not mem.is_memory_key(k)}
-            out = rebuild_map(plain_call, {k: v for k, v in exit.m.items() if not mem.is_memory_key(k)},
+            memory_key = mem.MEMORY_KEY
+            plain_call = {k: v for k, v in call.m.items() if not memory_key[k]}
+            out = rebuild_map(plain_call, {k: v for k, v in exit.m.items() if not memory_key[k]},
                               block, self.globals, self.addressed)
             for k, v in exit.m.items():
-                if mem.is_memory_key(k) and mem.object_of(k) not in own:
+                if memory_key[k] and mem.object_of(k) not in own:
                     out[k] = v
             for k, v in call.m.items():  # a recursive caller's own instances of the callee's locals
-                if mem.is_memory_key(k) and mem.object_of(k) in own:
+                if memory_key[k] and mem.object_of(k) in own:
                     out[k] = v
             mem.release_frame(out, block.function.name)
             if self._whole_heap:
