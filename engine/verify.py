@@ -185,7 +185,7 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
     persistent = policy.attach(cpa, blocks) if policy is not None else None
     if persistent is not None:
         result.function_keys = dict(persistent.fn_keys)
-    phases = schedule(found, policy.hints(found) if policy is not None else {})
+    phases = schedule(found, policy.hints(found) if policy is not None else {}, program)
     validated: dict = {}
     if policy is not None and opts.max_violations == 1:
         share = phases[0].share if len(phases) > 1 else 1.0

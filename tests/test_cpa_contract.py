@@ -112,9 +112,9 @@ def config(request: pytest.FixtureRequest) -> Iterator[str]:
             registry.unregister(SIGN.name)
 
 
-def _precisions(found: list[registry.Analysis], learned: dict[str, Any]) -> list[dict[str, Any]]:
+def _precisions(found: list[registry.Analysis], learned: dict[str, Any], program) -> list[dict[str, Any]]:
     """Each phase of the schedule, and the learned precision where there is one."""
-    steps = {a.name: [p for p, _ in a.precision.schedule()] for a in found if a.precision is not None}
+    steps = {a.name: [p for p, _ in a.precision.schedule(program)] for a in found if a.precision is not None}
     out = [{name: ps[min(i, len(ps) - 1)] for name, ps in steps.items()}
            for i in range(max((len(ps) for ps in steps.values()), default=1))]
     codecs = {a.name: a.precision for a in found if a.precision is not None}
@@ -157,7 +157,7 @@ def _sample(config: str, tmp_path: Path) -> list[Run]:
         cpa, found = registry.build(conf, program, blocks, "bv")
         run = Run(cpa, found)
         learned = _learned(config, program, tmp_path / f"{name}.c", tmp_path / f"cache-{name}")
-        for prec in _precisions(found, learned):
+        for prec in _precisions(found, learned, program):
             run.precisions.append(prec)
             bam = BAM(program, cpa, blocks, Budget(20.0))
             try:

@@ -104,3 +104,49 @@ def test_the_docs_show_the_schedule_as_it_is() -> None:
     assert start in text and end in text
     shown = text.split(start, 1)[1].split(end, 1)[0].strip()
     assert shown == schedule.markdown().strip(), "run: python -m cbam.engine.pipeline.schedule --update-docs"
+
+
+KAT = """#include <stdio.h>
+extern void reach_error(void);
+static unsigned mix(unsigned h, unsigned c) { return (h ^ c) * 16777619u; }
+int main(void) {
+    unsigned h = 2166136261u;
+    for (unsigned i = 0; i < 3000; i++) h = mix(h, 97 + i);
+    printf("%u\\n", h);
+    if (h != EXPECTED) reach_error();
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("code, reads", [
+    (LOOP, True),
+    (KAT, False),
+    (KAT.replace('printf("%u\\n", h);', 'if (printf("%u\\n", h) < 0) return 1;'), True),  # printf's count
+    (KAT.replace("int main(void) {", '#include <stdlib.h>\nint main(void) {\n    if (getenv("X")) return 1;'), True),
+])
+def test_which_programs_read_input(tmp_path: Path, code: str, reads: bool) -> None:
+    from cbam.engine.cfa import traits
+    from cbam.engine.cpa.value import FULL_SHARE, FULL_SHARE_WITHOUT_INPUT, ValuePrecisions
+
+    from .conftest import load_src
+
+    program = load_src(code.replace("EXPECTED", "1u"), tmp_path)
+    assert traits.reads_input(program) is reads
+    first = ValuePrecisions().schedule(program)[0]
+    assert first[0].track_all and first[1] == (FULL_SHARE if reads else FULL_SHARE_WITHOUT_INPUT)
+
+
+def test_a_program_that_reads_no_input_goes_to_cegar_alone(tmp_path: Path, monkeypatch) -> None:
+    """It has one execution, which CEGAR's first phase follows with every value tracked: no
+    stage before CEGAR runs, whatever it would say."""
+    toy = BoundedLoops()
+    monkeypatch.setattr(schedule, "BEFORE_CEGAR", (Stage(toy, always, 0.1, 1.0, Of.LIMIT),))
+    monkeypatch.setattr(schedule, "PROBE_SECONDS", 1e-6)  # (CEGAR's probe decides nothing: the toy would)
+    h = 2166136261
+    for i in range(3000):
+        h = ((h ^ (97 + i)) * 16777619) % 2**32
+    good = verify_src(KAT.replace("EXPECTED", f"{h}u"), tmp_path, timeout=30)
+    assert good.verdict == "TRUE" and good.statistics.decided_by == DecidedBy.CEGAR
+    bad = verify_src(KAT.replace("EXPECTED", f"{h + 1}u"), tmp_path, timeout=30, name="bad.c")
+    assert bad.verdict == "FALSE" and toy.calls == []

@@ -60,5 +60,41 @@ def _function_uses_memory(f: FunctionCFA) -> bool:
     return False
 
 
+def reads_input(program: Program) -> bool:
+    """Whether one run of the program may differ from another: it reads a nondeterministic value
+    or the result of an external function (printf's count included), calls one whose effect
+    cbam does not model, or its entry function has parameters. (An uninitialised variable is
+    not counted: the analyses read it as any value, and a program reads one rarely on purpose.)"""
+    entry = program.functions.get(program.entry)
+    if entry is None or entry.params:
+        return True
+    return any(f.derived(_function_reads_input) for f in program.all_functions())
+
+
+# External functions whose effect and result the program's own state determines (cbam models
+# them so): a call of any other reads the environment.
+DETERMINED = frozenset({"strlen", "strcmp", "strncmp", "memcmp", "memset", "memcpy", "memmove", "strcpy", "strcat",
+                        "strchr", "free", "abort", "exit", "__assert_fail"})
+
+
+def _function_reads_input(f: FunctionCFA) -> bool:
+    from .ir import AssignEdge, DeclEdge, ExternalCallEdge, Nondet
+    from .output_calls import string_reads
+
+    for e in f.edges():
+        if isinstance(e, AssignEdge | DeclEdge):
+            x = e.rhs if isinstance(e, AssignEdge) else e.init
+            if x is not None and any(isinstance(n, Nondet) for n in x.walk()):
+                return True
+        elif isinstance(e, ExternalCallEdge):
+            name = e.callee.removeprefix("__builtin_")
+            if name in ALLOCATORS or name in DETERMINED:
+                continue
+            if string_reads(name, e.args) is not None and e.lhs is None:
+                continue  # printf and the like, their result unused
+            return True
+    return False
+
+
 ALLOCATORS = {"malloc": "malloc", "calloc": "calloc", "realloc": "realloc", "alloca": "malloc",
               "__builtin_alloca": "malloc", "valloc": "malloc"}

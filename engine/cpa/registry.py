@@ -75,7 +75,7 @@ class PrecisionCodec:
     """An analysis's precisions: the schedule a run tries, their JSON form, and which part of an
     earlier run's precision is worth trying again on a changed program."""
 
-    def schedule(self) -> list[tuple[Any, float]]:
+    def schedule(self, program: Program) -> list[tuple[Any, float]]:
         """(precision, share of the time left) per phase; the last phase gets the rest."""
         raise NotImplementedError
 

@@ -13,7 +13,7 @@ class Phase(NamedTuple):
     reused: bool = False  # started from what an earlier run learned (a hint, see schedule)
 
 
-def schedule(found: list[Analysis], hints: dict[str, Any]) -> list[Phase]:
+def schedule(found: list[Analysis], hints: dict[str, Any], program) -> list[Phase]:
     """Each analysis's own schedule, side by side: the longest sets the phases, the others keep
     their last precision (for value+predicate: full values, then empty values, predicates empty
     throughout). A phase that ends without a verdict hands over to the next one.
@@ -22,7 +22,7 @@ def schedule(found: list[Analysis], hints: dict[str, Any]) -> list[Phase]:
     confirmed violation it leads to stands (both are sound whatever the precision); if it
     settles nothing, the run goes on exactly as without it, so it never adds an UNKNOWN.
     """
-    steps = {a.name: a.precision.schedule() for a in found if a.precision is not None}
+    steps = {a.name: a.precision.schedule(program) for a in found if a.precision is not None}
     n = max((len(s) for s in steps.values()), default=1)
     lead = max(steps.values(), key=len) if steps else [({}, 1.0)]
     phases = []

@@ -11,7 +11,7 @@ from .cpa import PredicateCPA, PredicatePrecision
 
 
 class PredicatePrecisions(PrecisionCodec):
-    def schedule(self) -> list[tuple[Any, float]]:
+    def schedule(self, program) -> list[tuple[Any, float]]:
         return [(PredicatePrecision(), 1.0)]
 
     def to_json(self, prec: PredicatePrecision) -> Any:

@@ -4,21 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...cfa.traits import reads_input
 from ..registry import Analysis, PrecisionCodec, Setup, memory_context
 from .cpa import ValueCPA
 from .precision import ValuePrecision
 from .refiner import ValueRefiner
 
+FULL_SHARE = 0.25  # of the time, for the phase that tracks every variable
+FULL_SHARE_WITHOUT_INPUT = 0.9
+
 
 class ValuePrecisions(PrecisionCodec):
-    def schedule(self) -> list[tuple[Any, float]]:
+    def schedule(self, program) -> list[tuple[Any, float]]:
         """Full precision first, under a small budget; then CEGAR from the empty precision.
 
         Tracking every variable settles deterministic code (and memoizes concrete recursion)
         without refinements, and never yields long spurious paths through concrete recursion.
         When its budget runs out (typically a loop counter that need not be tracked), CEGAR
-        takes over with the time left."""
-        return [(ValuePrecision(track_all=True), 0.25), (ValuePrecision(), 1.0)]
+        takes over with the time left. A program that reads no input (a library's known-answer
+        test) has one execution, which full precision follows as an interpreter would: it gets
+        nearly all the time (from the empty precision, CEGAR would refine its way to tracking
+        the same values, each refinement on a path as long as the run)."""
+        first = FULL_SHARE_WITHOUT_INPUT if not reads_input(program) else FULL_SHARE
+        return [(ValuePrecision(track_all=True), first), (ValuePrecision(), 1.0)]
 
     def to_json(self, prec: ValuePrecision) -> Any:
         return prec.to_json()
