@@ -46,7 +46,7 @@ from ..cfa.ir import (
     Valid,
     Var,
 )
-from ..cfa.output_calls import string_reads
+from ..cfa.output_calls import writes_nothing
 from ..cfa.traits import ALLOCATORS, memory_variables
 from ..cfa.translate.common import parse_string
 from ..core.path import ErrorPath, Step
@@ -705,7 +705,7 @@ class PathEncoder:
             result = dst
         elif name == "strchr" and len(e.args) >= 2:
             result = mem.c_string_find(arg(0), z3.Extract(7, 0, arg(1)), i)
-        elif string_reads(name, e.args) is not None:
+        elif writes_nothing(name, e.args):
             # printf and the like (cfa/output_calls.py): no effect on the program's memory; the
             # value returned is any int, and no input of the harness: the replay runs the real one.
             if e.lhs is not None:

@@ -75,3 +75,17 @@ def string_reads(name: str, args: Sequence[Expr]) -> list[Expr] | None:
             reads.append(args[k])
         k += 1
     return reads
+
+
+def writes_nothing(name: str, args: Sequence[Expr]) -> bool:
+    """Whether a call of output function ``name`` writes none of the program's memory: its
+    format, if it has one, is a literal without ``%n``. (What it reads may still be beyond this
+    table, a ``%.*s``: the memory-safety checks then treat it as a function cbam does not model.)"""
+    spec = OUTPUT_FUNCTIONS.get(name.removeprefix("__builtin_"))
+    if spec is None:
+        return False
+    fmt_at = spec[0]
+    if fmt_at is None:
+        return True
+    fmt = _literal(args[fmt_at]) if fmt_at < len(args) else None
+    return fmt is not None and all(m.group(5) != "n" for m in _CONVERSION.finditer(fmt.text))

@@ -79,7 +79,7 @@ DETERMINED = frozenset({"strlen", "strcmp", "strncmp", "memcmp", "memset", "memc
 
 def _function_reads_input(f: FunctionCFA) -> bool:
     from .ir import AssignEdge, DeclEdge, ExternalCallEdge, Nondet
-    from .output_calls import string_reads
+    from .output_calls import writes_nothing
 
     for e in f.edges():
         if isinstance(e, AssignEdge | DeclEdge):
@@ -90,7 +90,7 @@ def _function_reads_input(f: FunctionCFA) -> bool:
             name = e.callee.removeprefix("__builtin_")
             if name in ALLOCATORS or name in DETERMINED:
                 continue
-            if string_reads(name, e.args) is not None and e.lhs is None:
+            if writes_nothing(name, e.args) and e.lhs is None:
                 continue  # printf and the like, their result unused
             return True
     return False

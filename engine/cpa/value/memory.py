@@ -60,7 +60,7 @@ from ...cfa.ir import (
     Var,
 )
 from ...cfa.layout import Layout
-from ...cfa.output_calls import string_reads
+from ...cfa.output_calls import writes_nothing
 from ...cfa.semantics import eval_cast
 from ...cfa.traits import ALLOCATORS, memory_variables
 
@@ -946,7 +946,7 @@ def external_call(view: View, edge: Any, evaluate: Callable[[Expr], Any], global
                 if n < limit and isinstance(args[0], Ptr) and args[0].off is not None:
                     view.fill(Ptr(args[0].obj, args[0].off + n), 0, limit - n)
         result = args[0]
-    elif string_reads(name, edge.args) is not None:
+    elif writes_nothing(name, edge.args):
         pass  # printf and the like read, and write none of the program's memory (cfa/output_calls.py)
     else:
         if edge.writes_globals:
