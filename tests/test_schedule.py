@@ -150,3 +150,26 @@ def test_a_program_that_reads_no_input_goes_to_cegar_alone(tmp_path: Path, monke
     assert good.verdict == "TRUE" and good.statistics.decided_by == DecidedBy.CEGAR
     bad = verify_src(KAT.replace("EXPECTED", f"{h + 1}u"), tmp_path, timeout=30, name="bad.c")
     assert bad.verdict == "FALSE" and toy.calls == []
+
+
+MEMORY_LOOP = """
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int a[8], n = __VERIFIER_nondet_int() & 7;
+    for (int i = 0; i < n; i++) a[i] = i;
+    return a[n];
+}
+"""
+
+
+def test_where_cegars_probe_does_not_run_the_unprobed_rows_go_first(tmp_path: Path, monkeypatch) -> None:
+    """Memory safety has no probe (the clauses encode no memory checks): path exploration's row
+    goes before CEGAR, which then has a share of what is left, not all of it."""
+    toy = BoundedLoops()
+    monkeypatch.setattr(schedule, "UNPROBED", (Stage(toy, schedule.explores_memory, 0.1, 1.0, Of.LIMIT),))
+    r = verify_src(MEMORY_LOOP, tmp_path, timeout=20, property="memsafety")
+    assert r.verdict == "TRUE" and r.statistics.decided_by == DecidedBy.K_INDUCTION
+    assert len(toy.calls) == 1 and 0 < toy.calls[0] <= 1.0
+    toy.calls.clear()
+    verify_src(MEMORY_LOOP, tmp_path, timeout=20, property="memsafety", path_exploration=False, name="off.c")
+    assert toy.calls == []  # (its condition: path exploration on)

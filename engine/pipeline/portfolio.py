@@ -176,10 +176,24 @@ def _engines(ctx: RunContext, cegar: Callable[..., Search], known: dict[int, CFA
                 if got.search is not None:
                     return got.search
                 retry = retry or got.timed_out
+    unprobed = not probe_first and not known and traits.reads_input(program) and any(
+        s.when(ctx.situation) for s in schedule.UNPROBED)
+    if unprobed:
+        for stage in _applicable(schedule.UNPROBED, ctx.situation):
+            assert stage.of is Of.LIMIT and stage.cap is not None
+            seconds = ctx.share(stage.cap, stage.share)
+            if seconds <= 0:
+                break
+            got = stage.engine.run(ctx, seconds)
+            if got.search is not None:
+                return got.search
+            retry = retry or got.timed_out
     deep = (opts.timeout is not None and opts.timeout >= schedule.SPLIT_MIN_SECONDS and not known
             and _horn_applies(program, opts) and not scope.unwinds_recursion(program))
     run_end = None if opts.timeout is None else t0 + opts.timeout
     limit = schedule.CEGAR_SHARE * max(0.0, run_end - time.monotonic()) if deep and run_end is not None else None
+    if unprobed and run_end is not None:  # the rest for merged-path BMC and path exploration (complete)
+        limit = schedule.UNPROBED_CEGAR_SHARE * max(0.0, run_end - time.monotonic())
     out = cegar(False, limit, stop)
     ctx.precision = out.precision
     if (proof := spacer.proof()) is not None:
