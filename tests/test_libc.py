@@ -41,6 +41,7 @@ CHECKS = {
     "strtol": "same_strtol(s, bases[n]) && same_strtol(numbers[i % NUMBERS], bases[n])",
     "strtoul": "same_strtoul(s, bases[n]) && same_strtoul(numbers[j % NUMBERS], bases[n])",
     "__errno_location": "cbam___errno_location() == cbam___errno_location() && *cbam___errno_location() == 0",
+    "__cbam_strto": "1",  # (strtol's and strtoul's parse: checked through them, above)
 }
 # Each returns what glibc's returns, ends where glibc's ends, and leaves errno as glibc's does.
 STRTO = f"""
@@ -62,7 +63,9 @@ def test_every_member_is_checked() -> None:
 
 
 def test_each_member_does_what_glibcs_does(tmp_path: Path) -> None:
-    renamed = "".join(f"#define {m} cbam_{m}\n#include \"{LIBC_DIR}/{m}.c\"\n#undef {m}\n" for m in sorted(MEMBERS))
+    # (a member other members call, __cbam_*, keeps its new name for them)
+    renamed = "".join(f"#define {m} cbam_{m}\n#include \"{LIBC_DIR}/{m}.c\"\n"
+                      + ("" if m.startswith("__cbam_") else f"#undef {m}\n") for m in sorted(MEMBERS))
     checks = "".join(f'    if (!({expr})) {{ printf("{m}: s=\\"%s\\" t=\\"%s\\" n=%d c=%d k=%d\\n", s, t, n, c, k); '
                      "bad++; }\n" for m, expr in sorted(CHECKS.items()))
     prog = tmp_path / "libc_check.c"
