@@ -345,16 +345,7 @@ def test_self_check_comparison_rules():
         is not None
 
 
-FP_CALL = """extern void __assert_fail(const char *, const char *, unsigned int, const char *);
-void reach_error(void) { __assert_fail("0", __FILE__, __LINE__, "reach_error"); }
-typedef char *(*reader)(char *, int);
-static char *mine(char *buf, int n) { buf[0] = 'x'; buf[1] = 0; return buf; }
-static int go(reader r) { char b[4]; char *p = r(b, 4); return p != 0 && b[0] == 'x'; }
-int main(void) {
-  if (!go(mine)) reach_error();
-  return 0;
-}
-"""
+FP_CALL = (REPRO / "callback_edit.c").read_text()
 
 
 def test_an_edit_of_a_function_that_calls_through_a_pointer_is_not_answered_true_from_the_cache(tmp_path):
@@ -368,5 +359,5 @@ def test_an_edit_of_a_function_that_calls_through_a_pointer_is_not_answered_true
     second = cli("--cache-dir", str(cache), str(path))
     assert verdict(second) == "FALSE" and second.returncode == 1
     out = json.loads(second.stdout)
-    assert out["violations"][0]["range"]["start"]["line"] == 7
+    assert out["violations"][0]["range"]["start"]["line"] == FP_CALL.splitlines().index("  if (!go(mine)) reach_error();") + 1
     assert out["violations"][0]["replay"]["status"] == "replayed"  # gcc's build of it fails when run

@@ -235,15 +235,7 @@ def test_a_new_process_parses_and_builds_only_the_edited_function(tmp_path: Path
     store.close()
 
 
-FP_PROGRAM = """extern void reach_error(void);
-typedef char *(*reader)(char *, int);
-static char *mine(char *buf, int n) { buf[0] = 'x'; buf[1] = 0; return buf; }
-static int go(reader r) { char b[4]; char *p = r(b, 4); return p != 0 && b[0] == 'x'; }
-int main(void) {
-  if (!go(mine)) reach_error();
-  return 0;
-}
-"""
+FP_PROGRAM = (Path(__file__).parent / "data" / "repro" / "callback_edit.c").read_text()
 
 
 @pytest.mark.parametrize("new_process", [False, True])
