@@ -240,11 +240,13 @@ def _verify_program(program: Program, opts: VerifyOptions, t0: float) -> Verific
                 set_deadline(min(d for d in (run_deadline, time.monotonic() + timeout) if d is not None))
             limit = timeout if left is None else left if timeout is None else min(timeout, left)
             try:
-                return run_phases(program, cpa, found, blocks, phases[:1] if first_phase_only else phases,
-                                  opts._replace(timeout=limit, cancel=either(opts.cancel, stop)), persistent, stats,
-                                  # A probe streams nothing: its violations are found again, or are its answer.
-                                  validated, None if first_phase_only else listener, known, chain, chain_precision,
-                                  probe=first_phase_only, check=check)
+                out = run_phases(program, cpa, found, blocks, phases[:1] if first_phase_only else phases,
+                                 opts._replace(timeout=limit, cancel=either(opts.cancel, stop)), persistent, stats,
+                                 # A probe streams nothing: its violations are found again, or are its answer.
+                                 validated, None if first_phase_only else listener, known, chain, chain_precision,
+                                 probe=first_phase_only, check=check)
+                out.share_limited = timeout is not None and (left is None or timeout < left)
+                return out
             finally:
                 set_deadline(run_deadline)
         search = portfolio.search(program, opts, stats, cegar, t0, known, listener)

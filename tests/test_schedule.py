@@ -173,3 +173,18 @@ def test_where_cegars_probe_does_not_run_the_unprobed_rows_go_first(tmp_path: Pa
     toy.calls.clear()
     verify_src(MEMORY_LOOP, tmp_path, timeout=20, property="memsafety", path_exploration=False, name="off.c")
     assert toy.calls == []  # (its condition: path exploration on)
+
+
+def test_cegar_out_of_its_share_leaves_the_rest_to_the_last_engines() -> None:
+    """Running out of the run's limit is final; running out of a share of it (where CEGAR has
+    0.6 of what is left) leaves merged-path BMC and path exploration the rest (before, that
+    timeout read as final too, and 40% of the run went unused)."""
+    from cbam.engine.core.result import Statistics
+    from cbam.engine.options import VerifyOptions
+
+    def cut(share_limited: bool) -> Search:
+        return Search(status="unknown", kind=UnknownReason.TIMEOUT, stopped=UnknownReason.TIMEOUT, reason="timeout",
+                      stats=Statistics(), precision={}, run_timed_out=True, share_limited=share_limited)
+
+    assert portfolio.undecided(cut(True), VerifyOptions(), 0)
+    assert not portfolio.undecided(cut(False), VerifyOptions(), 0)

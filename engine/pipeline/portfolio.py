@@ -325,8 +325,10 @@ def _also(reason: str, more: str) -> str:
 
 
 def undecided(search: Search, opts: VerifyOptions, found: int) -> bool:
-    """Whether CEGAR left error locations undecided, for a reason another engine may overcome."""
-    if search.kind in _FINAL or search.stopped in _FINAL or search.run_timed_out:
+    """Whether CEGAR left error locations undecided, for a reason another engine may overcome.
+    Running out of its own share of the time (not the run's) is such a reason."""
+    share_cut = search.share_limited and UnknownReason.TIMEOUT in (search.kind, search.stopped)
+    if not share_cut and (search.kind in _FINAL or search.stopped in _FINAL or search.run_timed_out):
         return False
     if search.status == "unknown":
         return True

@@ -41,6 +41,7 @@ class Search:
     stats: Statistics = field(default_factory=Statistics)
     stopped: UnknownReason = UnknownReason.NONE  # a limit ended the search (the last phase's)
     run_timed_out: bool = False  # that limit was the run's own, not the extra search's
+    share_limited: bool = False  # the search had a share of the run's time, not all that was left
     certify: bool = False  # found by the first abstract run of the first phase
     # For the first violations, in the order found, while each was found in the first phase
     # before any refinement: the blocks its target was reached through (their certificates).
