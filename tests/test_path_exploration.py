@@ -593,3 +593,37 @@ def test_how_many_values_a_term_can_take_is_read_off_its_shape() -> None:
     assert few_values(x, 64) is None and few_values(y, 64) is None  # 256 and 2^32 values
     assert few_values(z3.URem(x, 100), 64) is None
     assert few_values(z3.Extract(2, 0, y), 64) == 8
+
+
+SPLIT_WRITES = """extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", __FILE__, __LINE__, "reach_error"); }
+extern unsigned char __VERIFIER_nondet_uchar(void);
+int main(void) {
+    unsigned char buf[64] = {0};
+    unsigned k = __VERIFIER_nondet_uchar() % 4;
+    for (unsigned i = 0; i < 3000; i++)
+        buf[(i + k) % 64] = (unsigned char)i;
+    if (buf[k] == 128) reach_error();
+    return 0;
+}
+"""
+
+
+def test_a_violation_on_a_split_path_is_confirmed_with_the_paths_own_inputs(tmp_path: Path, monkeypatch) -> None:
+    """The exploration makes k a number; the error path, checked again from its steps alone,
+    writes 3,000 times at an address over a symbolic k, past what the memory model gives the
+    solver. Checked first with the inputs of the path's model (cex.encoding.check_path's
+    ``inputs``), it is concrete, and confirmed."""
+    from cbam.engine.algorithms import paths
+
+    program = load_src(SPLIT_WRITES, tmp_path)
+    out = explore(program, Budget(60))
+    assert out.status == "unsafe" and out.confirmed, out.reason
+    path = tmp_path / "whole.c"
+    path.write_text(SPLIT_WRITES)
+    result = verify_src(SPLIT_WRITES, tmp_path, name="whole.c")
+    check_error_path(result)
+    assert_replay_reaches_error(path, result, "LP64", tmp_path)
+    monkeypatch.setattr(paths.Explorer, "_input_values", lambda self, path, solver: None)
+    unconfirmed = explore(load_src(SPLIT_WRITES, tmp_path, name="again.c"), Budget(60))
+    assert unconfirmed.status == "unknown" and "symbolic addresses" in unconfirmed.reason

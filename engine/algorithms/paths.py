@@ -360,7 +360,7 @@ class Explorer:
                     return False  # infeasible
                 node = path.node
                 if node.error is not None:
-                    self._target(path)
+                    self._target(path, solver)
                     return False
                 if path.enc.few and (forks := self._few(path, solver)):
                     base = solver.num_scopes()
@@ -675,13 +675,32 @@ class Explorer:
         solver.add(v)
 
     # ---- error locations --------------------------------------------------------------------
-    def _target(self, path: _Path) -> None:
+    def _input_values(self, path: _Path, solver: z3.Solver) -> list[int] | None:
+        """The values of the path's nondeterministic values and external results in a model of
+        the path (None if the solver gives none at once)."""
+        inputs = [inp for inp in path.enc.enc.inputs if not inp.source.startswith("input ")]
+        if not inputs or check_within(solver, self._ms(INCREMENTAL_MS)) != z3.sat:
+            return None
+        m = solver.model()
+        values = [m.eval(inp.term, model_completion=True) for inp in inputs]
+        return [v.as_long() for v in values] if all(z3.is_bv_value(v) for v in values) else None
+
+    def _target(self, path: _Path, solver: z3.Solver) -> None:
         node = path.node
         if id(node) in self.excluded:
             return
         assert node.error is not None
         error_path = ErrorPath(path.step_list(), node.error, node)
-        feas = check_path(self.program, error_path, self._ms(60_000), poll=self.budget.poll)
+        feas = None
+        values = self._input_values(path, solver)
+        if values is not None:
+            # The path's own model first: with its inputs as numbers, the check is concrete
+            # where the exploration made it so (a split value drew a key from a table: a hash
+            # over symbolic addresses otherwise, which the memory model gives up on).
+            fixed = check_path(self.program, error_path, self._ms(60_000), poll=self.budget.poll, inputs=values)
+            feas = fixed if fixed.status == "sat" else None
+        if feas is None:
+            feas = check_path(self.program, error_path, self._ms(60_000), poll=self.budget.poll)
         if settle(error_path, feas, self.out.confirmed, self.excluded, self.on_confirmed, "path exploration"):
             return
         # Reached only through an undefined operation's arbitrary value. Another path to the

@@ -98,6 +98,10 @@ class PathEncoder:
         self.live_frames: list[int] = [0]  # the frames of the calls active at the current step
         self.stack: list[int] = []  # the frames of the calls that are open
         self.ranges = Ranges()  # of the terms written, to leave out overflows that cannot happen
+        # Values for the path's nondeterministic values and external results, in order (check_path's
+        # ``inputs``): with them, most of a path is concrete for the solver.
+        self.fixed: list[int] | None = None
+        self.fixed_at = 0
 
     def inst(self, name: str, frame: int) -> str:
         info = self.vars.get(name)
@@ -725,8 +729,7 @@ class PathEncoder:
             if e.lhs is not None:
                 if not isinstance(e.lhs.type, IntType):
                     raise EncodingUnsupported(f"external function {e.callee} returning {e.lhs.type}")
-                v = self.fresh(f"ext_{e.callee}", e.lhs.type)
-                self.enc.inputs.append(InputValue(f"extern {e.callee}", e.lhs.type, i, v, range=e.range))
+                v = self.input_term(f"extern {e.callee}", f"ext_{e.callee}", e.lhs.type, i, e.range)
                 self.assign(e.lhs, v, frame, i)
             return
         if result is not None and folded_to_sign(name, e.args):
@@ -744,10 +747,20 @@ class PathEncoder:
         if isinstance(rhs, Nondet) and not isinstance(t, IntType):
             raise EncodingUnsupported(f"nondeterministic values of type {t}")
         if isinstance(rhs, Nondet):
-            v = self.fresh("nondet", t)
-            self.enc.inputs.append(InputValue(rhs.source, t, i, v))
-            return v
+            return self.input_term(rhs.source, "nondet", t, i)
         return self.value(rhs, frame, i)
+
+    def input_term(self, source: str, base: str, t: CType, step: int, rng=None) -> z3.ExprRef:
+        """The value the environment supplies here (a nondet call's, an external function's):
+        the next of ``fixed`` where the caller gives the inputs (check_path's ``inputs``), else
+        a fresh variable."""
+        if self.fixed is not None and self.fixed_at < len(self.fixed):
+            v: z3.ExprRef = z3.BitVecVal(self.fixed[self.fixed_at], _bits(t, self.program))
+            self.fixed_at += 1
+        else:
+            v = self.fresh(base, t)
+        self.enc.inputs.append(InputValue(source, t, step, v, range=rng))
+        return v
 
 
 def _sign(v: z3.ExprRef) -> z3.ExprRef:
@@ -756,8 +769,12 @@ def _sign(v: z3.ExprRef) -> z3.ExprRef:
 
 
 def check_path(program: Program, path: ErrorPath, timeout_ms: int = 60_000,
-               poll: Callable[[], None] = lambda: None) -> Feasibility:
+               poll: Callable[[], None] = lambda: None, inputs: list[int] | None = None) -> Feasibility:
+    """Whether ``path`` is feasible, exactly. ``inputs``: values for its nondeterministic values
+    and external results, in order (a model the caller found): "sat" then confirms the path
+    with those values (anything else says nothing about other values)."""
     encoder = PathEncoder(program)
+    encoder.fixed = inputs
     try:
         enc = encoder.encode(path, poll)
     except EncodingUnsupported as u:
