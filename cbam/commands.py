@@ -33,9 +33,11 @@ def add_commands(sub, only: str | None = None) -> None:
     if only in (None, "cfa"):
         p = sub.add_parser("cfa", help="print control-flow automata")
         p.add_argument("file")
+        p.add_argument("linked", nargs="*", metavar="FILE", help="with --link: the program's other files")
         p.add_argument("--function", help="only this function")
         p.add_argument("--dot", action="store_true", help="Graphviz output")
         add_frontend_options(p)
+        add_project_options(p)
         p.set_defaults(func=cmd_cfa)
     if only in (None, "verify"):
         _add_verify(sub)
@@ -134,8 +136,16 @@ def _add_cache(sub) -> None:
 
 # ---- cbam cfa ----------------------------------------------------------------------------------
 def cmd_cfa(args: argparse.Namespace) -> int:
+    if args.linked and not args.link:
+        print("cbam: several files make one program only with --link", file=sys.stderr)
+        return EXIT_USAGE
+    data_model = args.data_model or "LP64"
     try:
-        program = api.load(args.file, preprocess=pp_options(args, args.data_model or "LP64"))
+        if args.link:  # the program the files make, as verify --link reads it
+            units = [api.Unit(f, pp_options(args, data_model, f)) for f in [args.file, *args.linked]]
+            program = api.load(args.file, preprocess=units[0].options, preprocessed=api.link(units))
+        else:
+            program = api.load(args.file, preprocess=pp_options(args, data_model, args.file))
     except api.FrontendError as exc:
         for d in exc.diagnostics:
             print(d, file=sys.stderr)

@@ -151,3 +151,13 @@ def test_a_relative_include_folder_reaches_the_replay_of_every_unit(project: Pat
     report = json.loads(r.stdout)
     assert report["verdict"] == "FALSE", report.get("reason")
     assert report["violations"][0]["replay"]["status"] == "replayed", report["violations"][0]["replay"]
+
+
+def test_the_cfa_of_a_linked_program_has_the_functions_of_both_files(project: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "cbam", "cfa", "--link", "stack_main.c", "stack.c"],
+                         capture_output=True, text=True, cwd=project, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "function main" in run.stdout and "function stack_push" in run.stdout
+    alone = subprocess.run([sys.executable, "-m", "cbam", "cfa", "stack_main.c", "stack.c"], capture_output=True,
+                           text=True, cwd=project, timeout=120)
+    assert alone.returncode == 2 and "--link" in alone.stderr
