@@ -56,10 +56,7 @@ def search(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Call
 def _portfolio(program: Program, opts: VerifyOptions, stats: Statistics, cegar: Callable[..., Search],
                t0: float, known: dict[int, CFANode],
                on_confirmed: Callable[[list[Confirmed]], None] | None) -> Search:
-    # A program that reads no input has one execution: CEGAR's first phase follows it with every
-    # value tracked, with nearly all the time (cpa/value), and no engine beside or before it would
-    # do more than run it again.
-    probe = not known and _horn_applies(program, opts) and traits.reads_input(program)
+    probe = not known and _horn_applies(program, opts)
     child = None
     if probe:
         # Spacer in a child on the other core, beside every engine below (pipeline/beside.py).
