@@ -692,7 +692,9 @@ class Explorer:
         assert node.error is not None
         error_path = ErrorPath(path.step_list(), node.error, node)
         feas = None
-        values = self._input_values(path, solver)
+        # (Only where a split made the path concrete: elsewhere the symbolic check's model is the
+        # one to report, whose values z3 keeps small, a VLA's lengths among them.)
+        values = self._input_values(path, solver) if path.splits > 1 else None
         if values is not None:
             # The path's own model first: with its inputs as numbers, the check is concrete
             # where the exploration made it so (a split value drew a key from a table: a hash

@@ -309,6 +309,6 @@ def _shifted(b: _Built, d: int) -> _Built:
     eff = b.effects
     diags = [x._replace(line=x.line + d, range=x.range.shifted(d)) if x.range is not None else x  # (a named tuple)
              for x in eff.diagnostics]
-    effects = FunctionEffects([replace(v, range=_shift(v.range, d)) for v in eff.vars], list(eff.addressed),
-                              [(name, _shift(r, d)) for name, r in eff.implicit], diags)
+    effects = replace(eff, vars=[replace(v, range=_shift(v.range, d)) for v in eff.vars], addressed=list(eff.addressed),
+                      implicit=[(name, _shift(r, d)) for name, r in eff.implicit], diagnostics=diags)
     return _Built(new_cfa, effects, b.file, b.base + d, b.stub, b.stub_line, b.stub_scope)

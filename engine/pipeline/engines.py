@@ -51,6 +51,7 @@ class Situation:
     large_arrays: bool  # an array merged-path BMC would enumerate element by element
     path_exploration: bool  # the run's options allow path exploration
     alongside: bool  # Spacer runs beside, in a child on the other core
+    memsafety: bool = False  # the property is memory safety
     searched: bool = False  # BMC through the recursion had CEGAR's leftover and found nothing
 
     @classmethod
@@ -59,7 +60,7 @@ class Situation:
         return cls(memory=memory, recursive=bool(traits.recursive(program)),
                    merges_first=opts.path_exploration and not scope.merges_paths(program) and memory,
                    large_arrays=bool(scope.large_arrays(program)), path_exploration=opts.path_exploration,
-                   alongside=alongside)
+                   alongside=alongside, memsafety=opts.property == "memsafety")
 
 
 @dataclass

@@ -56,10 +56,10 @@ TESTING_SHARE, TESTING_SECONDS = 0.03, 2.0  # random tests reach what they reach
 PATHS_MEMORY_SHARE, PATHS_MEMORY_SECONDS = 0.33, 20.0
 # ... or longer after BMC found a loop past its deepest bound (a long loop, not a branching one).
 PATHS_DEEP_SHARE, PATHS_DEEP_SECONDS = 0.7, 45.0
-# Where CEGAR's probe does not run (memory safety; a program the clauses cannot encode): path
-# exploration first for a moment, then CEGAR with this share of what is left, the rest for
-# merged-path BMC and path exploration again (portfolio.complete). On the realcode harnesses,
-# exploration alone decided in under 2 s six that CEGAR ran out of 60 s on.
+# Under memory safety, where CEGAR's probe does not run: path exploration first for a moment,
+# then CEGAR with this share of what is left, the rest for merged-path BMC and path exploration
+# again (portfolio.complete). On the realcode harnesses, exploration alone decided in under 2 s
+# three memory-safety ones that CEGAR ran out of 60 s on.
 UNPROBED_PATHS_SHARE, UNPROBED_PATHS_SECONDS = 0.1, 6.0
 UNPROBED_CEGAR_SHARE = 0.6
 
@@ -129,8 +129,8 @@ def templates_in_order(s: Situation) -> bool:
 
 
 def explores_memory(s: Situation) -> bool:
-    """path exploration on, memory"""
-    return s.path_exploration and s.memory
+    """memory safety, path exploration on"""
+    return s.path_exploration and s.memsafety and s.memory
 
 
 def spacer_in_turn(s: Situation) -> bool:
@@ -187,7 +187,7 @@ BEFORE_CEGAR: tuple[Stage, ...] = (
     Stage(GUESSED, recursion_without_memory, GUESSED_SHARE, GUESSED_SECONDS, Of.LIMIT),
 )
 
-# Before CEGAR where its probe does not run (memory safety, programs the clauses cannot encode);
+# Before CEGAR where its probe does not run, under memory safety;
 # CEGAR then has ``UNPROBED_CEGAR_SHARE`` of what is left.
 UNPROBED: tuple[Stage, ...] = (
     Stage(EXPLORE, explores_memory, UNPROBED_PATHS_SHARE, UNPROBED_PATHS_SECONDS, Of.LIMIT),
@@ -207,8 +207,8 @@ def markdown() -> str:
     """The tables as docs/engines.md shows them."""
     out = []
     for title, table in (("Before CEGAR's full run (after its probe)", BEFORE_CEGAR),
-                         ("Before CEGAR where its probe does not run (memory safety, programs the clauses cannot "
-                          f"encode; CEGAR then has {UNPROBED_CEGAR_SHARE:g} of what is left)", UNPROBED),
+                         ("Before CEGAR where its probe does not run (memory safety; CEGAR then has "
+                          f"{UNPROBED_CEGAR_SHARE:g} of what is left)", UNPROBED),
                          ("Second tries, after CEGAR gave up early", SECOND_TRIES)):
         out += [f"**{title}**", "", "| # | engine | when | share | at most |", "|---|---|---|---|---|"]
         for i, s in enumerate(table, 1):
