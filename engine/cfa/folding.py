@@ -8,17 +8,13 @@ the program built by gcc runs it: tests/test_libc.py checks each case against gc
 
 from __future__ import annotations
 
-from .ir import Cast, Expr, StrLit
+from .ir import Expr
+from .output_calls import string_literal
 
 FOLDED_WITH_LITERALS = frozenset({"strcmp", "memcmp"})
 
 
-def _literal(e: Expr) -> bool:
-    while isinstance(e, Cast):
-        e = e.arg
-    return isinstance(e, StrLit)
-
-
 def folded_to_sign(name: str, args: tuple[Expr, ...] | list[Expr]) -> bool:
     """Whether gcc folds this comparison to the sign of its result (both operands literals)."""
-    return name in FOLDED_WITH_LITERALS and len(args) >= 2 and _literal(args[0]) and _literal(args[1])
+    return name in FOLDED_WITH_LITERALS and len(args) >= 2 and string_literal(args[0]) is not None \
+        and string_literal(args[1]) is not None

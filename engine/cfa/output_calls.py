@@ -38,7 +38,8 @@ OUTPUT_FUNCTIONS: dict[str, tuple[int | None, tuple[int, ...]]] = {
 _CONVERSION = re.compile(r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|j|z|t|L)?([diouxXeEfFgGaAcspn%])")
 
 
-def _literal(e: Expr) -> StrLit | None:
+def string_literal(e: Expr) -> StrLit | None:
+    """``e`` as the string literal it is under its conversions, if it is one."""
     while isinstance(e, Cast):
         e = e.arg
     return e if isinstance(e, StrLit) else None
@@ -59,7 +60,7 @@ def string_reads(name: str, args: Sequence[Expr]) -> list[Expr] | None:
         return reads
     if fmt_at >= len(args):
         return None
-    fmt = _literal(args[fmt_at])
+    fmt = string_literal(args[fmt_at])
     if fmt is None:
         return None
     k = fmt_at + 1
@@ -87,5 +88,5 @@ def writes_nothing(name: str, args: Sequence[Expr]) -> bool:
     fmt_at = spec[0]
     if fmt_at is None:
         return True
-    fmt = _literal(args[fmt_at]) if fmt_at < len(args) else None
+    fmt = string_literal(args[fmt_at]) if fmt_at < len(args) else None
     return fmt is not None and all(m.group(5) != "n" for m in _CONVERSION.finditer(fmt.text))
